@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""Prints 'N passed, N failed, N skipped' for meson test logs; exits 1 on any failure.
+
+usage: meson-summary.py BUILD/meson-logs/testlog.json [...]
+
+TAP tests are counted by their subtests: a GTest or Python TAP script with 40
+cases counts 40. A test that crashed or timed out after its last TAP line
+counts one more failure.
+"""
+import json
+import re
+import sys
+
+PASS = {"OK", "EXPECTEDFAIL"}
+SKIP = {"SKIP"}
+TAP = re.compile(r"^(not ok|ok)\b[^#]*(#\s*(SKIP|TODO)\b)?", re.I)
+
+
+def main(paths):
+    passed = failed = skipped = 0
+    if not paths:
+        failed += 1
+    for path in paths:
+        try:
+            handle = open(path, encoding="utf-8")
+        except OSError as error:
+            print(f"meson-summary: cannot read {path}: {error}", file=sys.stderr)
+            failed += 1
+            continue
+        with handle:
+            for line in handle:
+                if not line.strip():
+                    continue
+                record = json.loads(line)
+                result = record.get("result", "ERROR")
+                lines = (record.get("stdout") or "").splitlines()
+                tap = [m for m in (TAP.match(l) for l in lines) if m]
+                if tap:
+                    for match in tap:
+                        if match.group(3) and match.group(3).upper() == "SKIP":
+                            skipped += 1
+                        elif match.group(1).lower() == "ok":
+                            passed += 1
+                        else:
+                            failed += 1
+                    if result not in PASS | SKIP and not any(m.group(1).lower() == "not ok" for m in tap):
+                        failed += 1
+                elif result in PASS:
+                    passed += 1
+                elif result in SKIP:
+                    skipped += 1
+                else:
+                    failed += 1
+                if result not in PASS | SKIP:
+                    print(f"FAILED: {record.get('name')} ({result})", file=sys.stderr)
+    print(f"{passed} passed, {failed} failed, {skipped} skipped")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

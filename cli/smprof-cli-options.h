@@ -1,0 +1,55 @@
+/* smprof-cli-options.h: the command line, parsed
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <stdio.h>
+
+#include "smprof-cprofile-profile.h"
+#include "smprof-query.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  SMPROF_CLI_NODES,
+  SMPROF_CLI_LIST,
+  SMPROF_CLI_STATS,
+} SmprofCliCommand;
+
+typedef enum
+{
+  SMPROF_CLI_SELECT_NONE,
+  SMPROF_CLI_SELECT_ONE,            /* one SmprofSelection */
+  SMPROF_CLI_SELECT_TRAINING_PHASE, /* every non-empty mode pair */
+  SMPROF_CLI_SELECT_JOB_PHASE,      /* initialization, training loop, finalization */
+} SmprofCliSelectKind;
+
+typedef struct
+{
+  SmprofCliCommand     command;
+  char                *source;
+  gboolean             has_profiler;
+  SmprofProfiler       profiler;
+  gboolean             json;
+  SmprofNodeChoice     nodes;
+  char               **node_list;
+  SmprofCliSelectKind  select_kind;
+  SmprofSelection      selection;
+  gboolean             has_sort;
+  SmprofSortKey        sort;
+  int                  limit;       /* -1: none */
+} SmprofCliOptions;
+
+gboolean smprof_cli_options_parse (SmprofCliOptions  *options,
+                                   int                argc,
+                                   char             **argv,
+                                   gboolean          *show_help,
+                                   GError           **error);
+void     smprof_cli_options_clear (SmprofCliOptions  *options);
+void     smprof_cli_print_usage   (FILE              *stream);
+
+G_END_DECLS

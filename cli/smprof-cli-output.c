@@ -1,0 +1,173 @@
+/* smprof-cli-output.c
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "smprof-cli-output.h"
+
+static void
+format_boundary (char        *buffer,
+                 gsize        size,
+                 SmprofMode   mode,
+                 gint64       step,
+                 SmprofPhase  phase,
+                 gboolean     is_end)
+{
+  if (step == (is_end ? SMPROF_STEP_INFINITY : SMPROF_STEP_ANY_START))
+    g_snprintf (buffer, size, "%s-*-%s", smprof_mode_to_string (mode), smprof_phase_to_string (phase));
+  else
+    g_snprintf (buffer, size, "%s-%" G_GINT64_FORMAT "-%s",
+                smprof_mode_to_string (mode), step, smprof_phase_to_string (phase));
+}
+
+void
+smprof_cli_print_records (FILE      *stream,
+                          GPtrArray *records)
+{
+  fprintf (stream, "%-24s %-30s %-30s %12s\n", _("NODE"), _("START"), _("END"), _("DURATION (ms)"));
+
+  for (guint i = 0; i < records->len; i++)
+    {
+      const SmprofRecord *record = g_ptr_array_index (records, i);
+      const SmprofIntervalName *name = &record->name;
+      char start[64], end[64];
+
+      format_boundary (start, sizeof start, name->start_mode, name->start_step, name->start_phase, FALSE);
+      format_boundary (end, sizeof end, name->end_mode, name->end_step, name->end_phase, TRUE);
+      fprintf (stream, "%-24s %-30s %-30s %12.3f\n", record->node_id, start, end,
+               (name->end_time_us - name->start_time_us) / 1000.0);
+    }
+}
+
+static void
+print_selection_header (FILE               *stream,
+                        const char * const *node_ids,
+                        GPtrArray          *records)
+{
+  g_autofree char *nodes = g_strjoinv (", ", (char **) node_ids);
+
+  fprintf (stream, ngettext ("%u interval on %s\n", "%u intervals on %s\n", records->len),
+           records->len, nodes);
+}
+
+static const char *
+sort_description (SmprofSortKey sort)
+{
+  switch (sort)
+    {
+    case SMPROF_SORT_TOTTIME:
+      return _("internal time");
+    case SMPROF_SORT_CUMTIME:
+      return _("cumulative time");
+    case SMPROF_SORT_NCALLS:
+      return _("call count");
+    case SMPROF_SORT_PCALLS:
+      return _("primitive call count");
+    case SMPROF_SORT_NONE:
+    default:
+      return _("standard name");
+    }
+}
+
+/* The table pstats.Stats.print_stats() prints, so that it reads as in a notebook. */
+void
+smprof_cli_print_cprofile (FILE                  *stream,
+                           SmprofCprofileProfile *profile,
+                           const char * const    *node_ids,
+                           GPtrArray             *records,
+                           SmprofSortKey          sort,
+                           int                    limit)
+{
+  SmprofFuncTable *table = smprof_cprofile_profile_get_table (profile);
+  g_autoptr(GArray) order = smprof_cprofile_profile_sorted (profile, sort);
+  gint64 total_calls = smprof_cprofile_profile_get_total_calls (profile);
+  gint64 prim_calls = smprof_cprofile_profile_get_prim_calls (profile);
+  guint n = order->len;
+
+  if (limit >= 0 && (guint) limit < n)
+    n = limit;
+
+  print_selection_header (stream, node_ids, records);
+  fprintf (stream, "\n         %" G_GINT64_FORMAT " function calls", total_calls);
+  if (total_calls != prim_calls)
+    fprintf (stream, " (%" G_GINT64_FORMAT " primitive calls)", prim_calls);
+  fprintf (stream, " in %.3f seconds\n\n", smprof_cprofile_profile_get_total_tt (profile));
+  fprintf (stream, "   Ordered by: %s\n", sort_description (sort));
+  if (n < order->len)
+    fprintf (stream, "   List reduced from %u to %u due to restriction <%d>\n", order->len, n, limit);
+  fprintf (stream, "\n   ncalls  tottime  percall  cumtime  percall filename:lineno(function)\n");
+
+  for (guint i = 0; i < n; i++)
+    {
+      const SmprofProfileEntry *entry = smprof_cprofile_profile_get_entry (profile, g_array_index (order, guint, i));
+      g_autofree char *label = smprof_func_table_dup_label (table, entry->func);
+      g_autofree char *calls = NULL;
+
+      if (entry->nc != entry->cc)
+        calls = g_strdup_printf ("%" G_GINT64_FORMAT "/%" G_GINT64_FORMAT, entry->nc, entry->cc);
+      else
+        calls = g_strdup_printf ("%" G_GINT64_FORMAT, entry->nc);
+
+      fprintf (stream, "%9s %8.3f ", calls, entry->tt);
+      if (entry->nc == 0)
+        fprintf (stream, "%8s ", "");
+      else
+        fprintf (stream, "%8.3f ", entry->tt / entry->nc);
+      fprintf (stream, "%8.3f ", entry->ct);
+      if (entry->cc == 0)
+        fprintf (stream, "%8s ", "");
+      else
+        fprintf (stream, "%8.3f ", entry->ct / entry->cc);
+      fprintf (stream, "%s\n", label);
+    }
+  fprintf (stream, "\n");
+}
+
+/* Like pyinstrument's console view: total time, then the frame, indented. */
+void
+smprof_cli_print_tree (FILE               *stream,
+                       SmprofCallTree     *tree,
+                       const char * const *node_ids,
+                       GPtrArray          *records,
+                       int                 limit)
+{
+  SmprofFuncTable *table = smprof_call_tree_get_table (tree);
+  const SmprofCallTreeNode *root = smprof_call_tree_get_node (tree, SMPROF_CALL_TREE_ROOT);
+  guint32 current = root->first_child;
+  guint depth = 0;
+  int printed = 0;
+
+  print_selection_header (stream, node_ids, records);
+  fprintf (stream, _("%.3f seconds sampled\n\n"), root->total);
+
+  while (current != SMPROF_CALL_TREE_NONE && (limit < 0 || printed < limit))
+    {
+      const SmprofCallTreeNode *node = smprof_call_tree_get_node (tree, current);
+
+      fprintf (stream, "%*s%.3f %s  %s:%" G_GINT64_FORMAT "\n", (int) depth * 2, "", node->total,
+               smprof_func_table_get_name (table, node->func),
+               smprof_func_table_get_file (table, node->func),
+               smprof_func_table_get_line (table, node->func));
+      printed++;
+
+      if (node->first_child != SMPROF_CALL_TREE_NONE)
+        {
+          current = node->first_child;
+          depth++;
+          continue;
+        }
+
+      while (node->next_sibling == SMPROF_CALL_TREE_NONE && node->parent != SMPROF_CALL_TREE_ROOT)
+        {
+          node = smprof_call_tree_get_node (tree, node->parent);
+          depth--;
+        }
+      current = node->next_sibling;
+    }
+  fprintf (stream, "\n");
+}

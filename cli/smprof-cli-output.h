@@ -1,0 +1,31 @@
+/* smprof-cli-output.h: what `smprof` prints for people (JSON is in the core)
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <stdio.h>
+
+#include "smprof-call-tree.h"
+#include "smprof-cprofile-profile.h"
+#include "smprof-job.h"
+
+G_BEGIN_DECLS
+
+void smprof_cli_print_records   (FILE                  *stream,
+                                 GPtrArray             *records);
+void smprof_cli_print_cprofile  (FILE                  *stream,
+                                 SmprofCprofileProfile *profile,
+                                 const char * const    *node_ids,
+                                 GPtrArray             *records,
+                                 SmprofSortKey          sort,
+                                 int                    limit);
+void smprof_cli_print_tree      (FILE                  *stream,
+                                 SmprofCallTree        *tree,
+                                 const char * const    *node_ids,
+                                 GPtrArray             *records,
+                                 int                    limit);
+
+G_END_DECLS

@@ -1,0 +1,461 @@
+/* smprof.c: the command line over the core, for scripts, CI and reports
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <locale.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "smprof-aggregate.h"
+#include "smprof-cli-options.h"
+#include "smprof-cli-output.h"
+#include "smprof-local-source.h"
+#include "smprof-stats-json.h"
+
+/* Exit statuses scripts rely on. */
+enum
+{
+  EXIT_OK = 0,
+  EXIT_NOTHING_SELECTED = 1,
+  EXIT_USAGE = 2,
+  EXIT_SOURCE = 3,
+};
+
+typedef struct
+{
+  SmprofCliOptions  options;
+  SmprofJob        *job;
+  SmprofProfiler    profiler;
+  guint             n_problems_shown;
+} Cli;
+
+/* Every skipped file is named once on stderr, as soon as it is known. */
+static void
+show_new_problems (Cli *cli)
+{
+  g_autoptr(GPtrArray) problems = smprof_job_dup_problems (cli->job);
+  SmprofSource *source = smprof_job_get_source (cli->job);
+
+  for (guint i = cli->n_problems_shown; i < problems->len; i++)
+    {
+      SmprofProblem *problem = g_ptr_array_index (problems, i);
+      g_autofree char *location = smprof_source_dup_file_location (source, problem->path);
+
+      g_printerr (_("smprof: warning: %s: %s\n"), location, problem->message);
+    }
+
+  cli->n_problems_shown = problems->len;
+}
+
+static char *
+finish_json (SmprofJsonWriter *writer)
+{
+  return smprof_json_writer_free_to_string (writer);
+}
+
+static int
+run_nodes (Cli *cli)
+{
+  g_auto(GStrv) ids = smprof_job_dup_node_ids (cli->job, cli->profiler);
+
+  if (cli->options.json)
+    {
+      SmprofJsonWriter *writer = smprof_json_writer_new (FALSE);
+      g_autofree char *text = NULL;
+
+      smprof_json_writer_begin_array (writer);
+      for (guint i = 0; ids[i] != NULL; i++)
+        smprof_json_writer_string (writer, ids[i]);
+      smprof_json_writer_end_array (writer);
+      text = finish_json (writer);
+      g_print ("%s\n", text);
+    }
+  else
+    for (guint i = 0; ids[i] != NULL; i++)
+      g_print ("%s\n", ids[i]);
+
+  return EXIT_OK;
+}
+
+static int
+run_list (Cli *cli)
+{
+  GPtrArray *records = smprof_job_get_records (cli->job, cli->profiler);
+
+  if (cli->options.json)
+    {
+      SmprofJsonWriter *writer = smprof_json_writer_new (FALSE);
+      g_autofree char *text = NULL;
+
+      smprof_json_writer_begin_array (writer);
+      for (guint i = 0; i < records->len; i++)
+        smprof_stats_json_write_record (writer, smprof_job_get_source (cli->job), g_ptr_array_index (records, i));
+      smprof_json_writer_end_array (writer);
+      text = finish_json (writer);
+      g_print ("%s\n", text);
+    }
+  else
+    smprof_cli_print_records (stdout, records);
+
+  return EXIT_OK;
+}
+
+/* One aggregate, as JSON (into @writer) or as text (on stdout). */
+static void
+emit_stats (Cli                *cli,
+            SmprofJsonWriter   *writer,
+            const char * const *node_ids,
+            GPtrArray          *loaded)
+{
+  const SmprofCliOptions *options = &cli->options;
+
+  if (cli->profiler == SMPROF_PROFILER_CPROFILE)
+    {
+      g_autoptr(SmprofCprofileProfile) profile = smprof_aggregate_cprofile (cli->job, loaded);
+
+      if (writer != NULL)
+        smprof_stats_json_write_cprofile (writer, profile, node_ids, loaded,
+                                          options->has_sort ? options->sort : SMPROF_SORT_NONE,
+                                          options->limit);
+      else
+        smprof_cli_print_cprofile (stdout, profile, node_ids, loaded,
+                                   options->has_sort ? options->sort : SMPROF_SORT_CUMTIME,
+                                   options->limit >= 0 ? options->limit : 30);
+    }
+  else
+    {
+      g_autoptr(SmprofCallTree) tree = smprof_aggregate_pyinstrument (cli->job, loaded);
+
+      if (writer != NULL)
+        smprof_stats_json_write_pyinstrument (writer, tree, node_ids, loaded);
+      else
+        smprof_cli_print_tree (stdout, tree, node_ids, loaded, options->limit);
+    }
+}
+
+/* Reads what @selected needs and returns what could be read, or NULL (with a
+ * message) when nothing was selected. */
+static GPtrArray *
+load_selected (Cli       *cli,
+               GPtrArray *selected)
+{
+  GPtrArray *loaded;
+
+  if (selected->len == 0)
+    return NULL;
+
+  smprof_job_load_stats (cli->job, selected, NULL, NULL);
+  show_new_problems (cli);
+
+  loaded = smprof_aggregate_loaded (selected);
+  if (loaded->len == 0)
+    {
+      g_printerr (ngettext ("smprof: the selected interval could not be read\n",
+                            "smprof: none of the %u selected intervals could be read\n",
+                            selected->len),
+                  selected->len);
+      g_ptr_array_unref (loaded);
+      return NULL;
+    }
+
+  return loaded;
+}
+
+static void
+print_json (SmprofJsonWriter *writer)
+{
+  g_autofree char *text = finish_json (writer);
+
+  g_print ("%s\n", text);
+}
+
+static int
+run_one_selection (Cli                *cli,
+                   GPtrArray          *records,
+                   const char * const *node_ids)
+{
+  g_autoptr(GPtrArray) selected = smprof_select (records, node_ids, &cli->options.selection);
+  g_autoptr(GPtrArray) loaded = NULL;
+
+  if (selected->len == 0)
+    {
+      g_autofree char *what = smprof_selection_describe (&cli->options.selection);
+
+      g_printerr (_("smprof: no stats were found for the requested interval (%s)\n"), what);
+      return EXIT_NOTHING_SELECTED;
+    }
+
+  loaded = load_selected (cli, selected);
+  if (loaded == NULL)
+    return EXIT_NOTHING_SELECTED;
+
+  if (cli->options.json)
+    {
+      SmprofJsonWriter *writer = smprof_json_writer_new (FALSE);
+
+      emit_stats (cli, writer, node_ids, loaded);
+      print_json (writer);
+    }
+  else
+    emit_stats (cli, NULL, node_ids, loaded);
+
+  return EXIT_OK;
+}
+
+/* fetch_profile_stats_by_training_phase: every non-empty (start mode, end mode)
+ * pair, start modes in enum order, end modes nested in the same order. */
+static int
+run_training_phase (Cli                *cli,
+                    GPtrArray          *records,
+                    const char * const *node_ids)
+{
+  SmprofJsonWriter *writer = cli->options.json ? smprof_json_writer_new (FALSE) : NULL;
+  SmprofSelection all = { .kind = SMPROF_SELECT_ALL };
+  g_autoptr(GPtrArray) everything = smprof_select (records, node_ids, &all);
+  guint n_pairs = 0;
+
+  /* Read every file once, in parallel, before the pairs are summed. */
+  smprof_job_load_stats (cli->job, everything, NULL, NULL);
+  show_new_problems (cli);
+
+  if (writer != NULL)
+    {
+      smprof_json_writer_begin_object (writer);
+      smprof_json_writer_member (writer, "pairs");
+      smprof_json_writer_begin_array (writer);
+    }
+
+  for (int start = SMPROF_MODE_TRAIN; start <= SMPROF_MODE_POST_HOOK_CLOSE; start++)
+    for (int end = SMPROF_MODE_TRAIN; end <= SMPROF_MODE_POST_HOOK_CLOSE; end++)
+      {
+        SmprofSelection pair = { .kind = SMPROF_SELECT_BETWEEN_MODES, .start_mode = start, .end_mode = end };
+        g_autoptr(GPtrArray) selected = smprof_select (records, node_ids, &pair);
+        g_autoptr(GPtrArray) loaded = smprof_aggregate_loaded (selected);
+
+        if (loaded->len == 0)
+          continue;
+
+        n_pairs++;
+        if (writer != NULL)
+          {
+            smprof_json_writer_begin_object (writer);
+            smprof_json_writer_member (writer, "start_mode");
+            smprof_json_writer_string (writer, smprof_mode_to_string (start));
+            smprof_json_writer_member (writer, "end_mode");
+            smprof_json_writer_string (writer, smprof_mode_to_string (end));
+            smprof_json_writer_member (writer, "stats");
+            emit_stats (cli, writer, node_ids, loaded);
+            smprof_json_writer_end_object (writer);
+          }
+        else
+          {
+            g_print ("== %s → %s ==\n", smprof_mode_to_string (start), smprof_mode_to_string (end));
+            emit_stats (cli, NULL, node_ids, loaded);
+          }
+      }
+
+  if (writer != NULL)
+    {
+      smprof_json_writer_end_array (writer);
+      smprof_json_writer_end_object (writer);
+      if (n_pairs == 0)
+        smprof_json_writer_free (writer);
+      else
+        print_json (writer);
+    }
+
+  if (n_pairs == 0)
+    {
+      g_printerr (_("smprof: no stats were found for any pair of modes\n"));
+      return EXIT_NOTHING_SELECTED;
+    }
+
+  return EXIT_OK;
+}
+
+/* Job phases with the fixed semantics (see README, "Differences from smdebug"). */
+static int
+run_job_phase (Cli                *cli,
+               GPtrArray          *records,
+               const char * const *node_ids)
+{
+  static const struct { const char *key; const char *title; SmprofSelectionKind kind; gboolean nullable; } phases[] = {
+    { "initialization", N_("Initialization"), SMPROF_SELECT_INITIALIZATION, TRUE },
+    { "training_loop", N_("Training loop"), SMPROF_SELECT_TRAINING_LOOP, FALSE },
+    { "finalization", N_("Finalization"), SMPROF_SELECT_FINALIZATION, TRUE },
+  };
+  SmprofJsonWriter *writer = cli->options.json ? smprof_json_writer_new (FALSE) : NULL;
+  SmprofSelection all = { .kind = SMPROF_SELECT_ALL };
+  g_autoptr(GPtrArray) everything = smprof_select (records, node_ids, &all);
+  g_autoptr(GPtrArray) readable = NULL;
+
+  if (everything->len == 0)
+    {
+      if (writer != NULL)
+        smprof_json_writer_free (writer);
+      g_printerr (_("smprof: no stats were found for the requested nodes\n"));
+      return EXIT_NOTHING_SELECTED;
+    }
+
+  smprof_job_load_stats (cli->job, everything, NULL, NULL);
+  show_new_problems (cli);
+
+  if (writer != NULL)
+    smprof_json_writer_begin_object (writer);
+
+  for (guint i = 0; i < G_N_ELEMENTS (phases); i++)
+    {
+      SmprofSelection phase = { .kind = phases[i].kind };
+      g_autoptr(GPtrArray) selected = smprof_select (records, node_ids, &phase);
+      g_autoptr(GPtrArray) loaded = smprof_aggregate_loaded (selected);
+
+      if (writer != NULL)
+        {
+          smprof_json_writer_member (writer, phases[i].key);
+          if (loaded->len == 0 && phases[i].nullable)
+            smprof_json_writer_null (writer);
+          else
+            emit_stats (cli, writer, node_ids, loaded);
+        }
+      else
+        {
+          g_print ("== %s ==\n", _(phases[i].title));
+          if (loaded->len == 0)
+            g_print ("%s\n\n", _("no intervals"));
+          else
+            emit_stats (cli, NULL, node_ids, loaded);
+        }
+    }
+
+  if (writer != NULL)
+    {
+      smprof_json_writer_end_object (writer);
+      print_json (writer);
+    }
+
+  readable = smprof_aggregate_loaded (everything);
+  if (readable->len == 0)
+    return EXIT_NOTHING_SELECTED;
+
+  return EXIT_OK;
+}
+
+static int
+run_stats (Cli *cli)
+{
+  GPtrArray *records = smprof_job_get_records (cli->job, cli->profiler);
+  g_auto(GStrv) node_ids = smprof_node_choice_resolve (&cli->options.nodes, records);
+
+  if (records->len == 0)
+    {
+      g_printerr (_("smprof: this job has no %s intervals\n"), smprof_profiler_to_string (cli->profiler));
+      return EXIT_NOTHING_SELECTED;
+    }
+
+  if (cli->options.nodes.kind == SMPROF_NODES_LIST)
+    {
+      g_auto(GStrv) known = smprof_job_dup_node_ids (cli->job, cli->profiler);
+
+      for (guint i = 0; node_ids[i] != NULL; i++)
+        if (!g_strv_contains ((const char * const *) known, node_ids[i]))
+          {
+            g_autofree char *list = g_strjoinv (", ", known);
+
+            g_printerr (_("smprof: no node “%s” in this job (nodes: %s)\n"), node_ids[i], list);
+            return EXIT_NOTHING_SELECTED;
+          }
+    }
+
+  switch (cli->options.select_kind)
+    {
+    case SMPROF_CLI_SELECT_ONE:
+      return run_one_selection (cli, records, (const char * const *) node_ids);
+    case SMPROF_CLI_SELECT_TRAINING_PHASE:
+      return run_training_phase (cli, records, (const char * const *) node_ids);
+    case SMPROF_CLI_SELECT_JOB_PHASE:
+      return run_job_phase (cli, records, (const char * const *) node_ids);
+    case SMPROF_CLI_SELECT_NONE:
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(SmprofSource) source = NULL;
+  g_autoptr(GError) error = NULL;
+  Cli cli = { 0 };
+  gboolean show_help = FALSE;
+  int status;
+
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  if (!smprof_cli_options_parse (&cli.options, argc, argv, &show_help, &error))
+    {
+      g_printerr ("smprof: %s\n\n", error->message);
+      smprof_cli_print_usage (stderr);
+      smprof_cli_options_clear (&cli.options);
+      return EXIT_USAGE;
+    }
+
+  if (show_help)
+    {
+      smprof_cli_print_usage (stdout);
+      smprof_cli_options_clear (&cli.options);
+      return EXIT_OK;
+    }
+
+  source = smprof_local_source_new (cli.options.source, &error);
+  if (source != NULL)
+    {
+      cli.job = smprof_job_new (source);
+      if (!smprof_job_load (cli.job, NULL, &error))
+        g_clear_object (&cli.job);
+    }
+
+  if (cli.job == NULL)
+    {
+      g_printerr ("smprof: %s\n", error->message);
+      smprof_cli_options_clear (&cli.options);
+      return EXIT_SOURCE;
+    }
+
+  show_new_problems (&cli);
+
+  if (cli.options.has_profiler)
+    cli.profiler = cli.options.profiler;
+  else
+    cli.profiler = smprof_job_has_profiler (cli.job, SMPROF_PROFILER_CPROFILE) ||
+                   !smprof_job_has_profiler (cli.job, SMPROF_PROFILER_PYINSTRUMENT)
+                   ? SMPROF_PROFILER_CPROFILE : SMPROF_PROFILER_PYINSTRUMENT;
+
+  switch (cli.options.command)
+    {
+    case SMPROF_CLI_NODES:
+      status = run_nodes (&cli);
+      break;
+    case SMPROF_CLI_LIST:
+      status = run_list (&cli);
+      break;
+    case SMPROF_CLI_STATS:
+      status = run_stats (&cli);
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+
+  g_clear_object (&cli.job);
+  smprof_cli_options_clear (&cli.options);
+
+  return status;
+}

@@ -1,0 +1,110 @@
+/* smprof-job-loader.c: reading stats files on worker threads
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "smprof-job-private.h"
+
+typedef struct
+{
+  SmprofJob    *job;
+  GPtrArray    *pending;   /* SmprofRecord, each read by exactly one worker */
+  GCancellable *cancellable;
+  int           next;      /* atomic: the next pending record to take */
+} LoadBatch;
+
+static void
+load_record (SmprofJob    *self,
+             SmprofRecord *record,
+             GCancellable *cancellable)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+
+  bytes = smprof_source_load (self->source, record->path, cancellable, &error);
+  if (bytes != NULL)
+    {
+      if (record->profiler == SMPROF_PROFILER_CPROFILE)
+        record->pstats = smprof_pstats_parse (bytes, self->func_table, &error);
+      else
+        record->session = smprof_pyinstrument_parse (bytes, self->func_table, &error);
+    }
+
+  if (error != NULL)
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+
+      record->failed = TRUE;
+      _smprof_job_add_problem (self, record->path, error->message);
+    }
+}
+
+static gpointer
+load_worker (gpointer data)
+{
+  LoadBatch *batch = data;
+  int index;
+
+  while ((index = g_atomic_int_add (&batch->next, 1)) < (int) batch->pending->len)
+    {
+      if (g_cancellable_is_cancelled (batch->cancellable))
+        break;
+
+      load_record (batch->job, g_ptr_array_index (batch->pending, index), batch->cancellable);
+    }
+
+  return NULL;
+}
+
+/**
+ * smprof_job_load_stats:
+ * @self: a job
+ * @records: (element-type SmprofRecord): records of @self
+ * @cancellable: (nullable): a #GCancellable
+ * @error: a location for a #GError, or %NULL
+ *
+ * Reads and parses the stats files of @records that are not read yet, in
+ * parallel on every core. A file that cannot be read marks its record as
+ * failed and adds a problem naming it; only cancellation is an error.
+ *
+ * Returns: %FALSE if cancelled
+ */
+gboolean
+smprof_job_load_stats (SmprofJob     *self,
+                       GPtrArray     *records,
+                       GCancellable  *cancellable,
+                       GError       **error)
+{
+  g_autoptr(GPtrArray) pending = g_ptr_array_new ();
+  g_autoptr(GPtrArray) threads = g_ptr_array_new ();
+  LoadBatch batch = { self, pending, cancellable, 0 };
+  guint n_threads;
+
+  g_return_val_if_fail (SMPROF_IS_JOB (self), FALSE);
+  g_return_val_if_fail (records != NULL, FALSE);
+
+  for (guint i = 0; i < records->len; i++)
+    {
+      SmprofRecord *record = g_ptr_array_index (records, i);
+
+      if (record->pstats == NULL && record->session == NULL && !record->failed)
+        g_ptr_array_add (pending, record);
+    }
+
+  n_threads = MIN (g_get_num_processors (), pending->len);
+
+  /* The calling thread works too, so one pending file costs no thread. */
+  for (guint i = 1; i < n_threads; i++)
+    g_ptr_array_add (threads, g_thread_new ("smprof-load", load_worker, &batch));
+  load_worker (&batch);
+  for (guint i = 0; i < threads->len; i++)
+    g_thread_join (g_ptr_array_index (threads, i));
+
+  return !g_cancellable_set_error_if_cancelled (cancellable, error);
+}

@@ -1,0 +1,29 @@
+/* smprof-job-private.h: what smprof-job.c and smprof-job-loader.c share
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "smprof-job.h"
+
+G_BEGIN_DECLS
+
+struct _SmprofJob
+{
+  GObject          parent_instance;
+
+  SmprofSource    *source;
+  SmprofFuncTable *func_table;
+  GStringChunk    *names;                          /* node ids and frameworks */
+  GPtrArray       *records[SMPROF_N_PROFILERS];    /* SmprofRecord, record order */
+  GMutex           problems_lock;
+  GPtrArray       *problems;                       /* SmprofProblem */
+};
+
+void _smprof_job_add_problem (SmprofJob  *self,
+                              const char *path,
+                              const char *message);
+
+G_END_DECLS

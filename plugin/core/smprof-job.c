@@ -1,0 +1,464 @@
+/* smprof-job.c
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+#include "smprof-job-private.h"
+
+G_DEFINE_FINAL_TYPE (SmprofJob, smprof_job, G_TYPE_OBJECT)
+
+#define CPROFILE_FILE     "python_stats"
+#define PYINSTRUMENT_FILE "python_stats.json"
+#define PYINSTRUMENT_HTML "python_stats.html"
+
+static void
+record_free (gpointer data)
+{
+  SmprofRecord *record = data;
+
+  g_free (record->interval);
+  g_free (record->path);
+  g_clear_pointer (&record->pstats, smprof_pstats_free);
+  g_clear_pointer (&record->session, smprof_pyinstrument_session_free);
+  g_free (record);
+}
+
+static void
+smprof_job_finalize (GObject *object)
+{
+  SmprofJob *self = SMPROF_JOB (object);
+
+  for (guint i = 0; i < SMPROF_N_PROFILERS; i++)
+    g_clear_pointer (&self->records[i], g_ptr_array_unref);
+  g_clear_pointer (&self->problems, g_ptr_array_unref);
+  g_clear_pointer (&self->func_table, smprof_func_table_free);
+  g_clear_pointer (&self->names, g_string_chunk_free);
+  g_clear_object (&self->source);
+  g_mutex_clear (&self->problems_lock);
+
+  G_OBJECT_CLASS (smprof_job_parent_class)->finalize (object);
+}
+
+static void
+smprof_job_class_init (SmprofJobClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = smprof_job_finalize;
+}
+
+static void
+smprof_job_init (SmprofJob *self)
+{
+  g_mutex_init (&self->problems_lock);
+  self->func_table = smprof_func_table_new ();
+  self->names = g_string_chunk_new (4096);
+  self->problems = g_ptr_array_new_with_free_func ((GDestroyNotify) smprof_problem_free);
+  for (guint i = 0; i < SMPROF_N_PROFILERS; i++)
+    self->records[i] = g_ptr_array_new_with_free_func (record_free);
+}
+
+/**
+ * smprof_job_new:
+ * @source: where the job's files are
+ *
+ * Returns: (transfer full): a job with nothing read yet; call smprof_job_load()
+ */
+SmprofJob *
+smprof_job_new (SmprofSource *source)
+{
+  SmprofJob *self;
+
+  g_return_val_if_fail (SMPROF_IS_SOURCE (source), NULL);
+
+  self = g_object_new (SMPROF_TYPE_JOB, NULL);
+  self->source = g_object_ref (source);
+
+  return self;
+}
+
+void
+_smprof_job_add_problem (SmprofJob  *self,
+                         const char *path,
+                         const char *message)
+{
+  g_autofree char *valid_path = g_utf8_make_valid (path, -1);
+
+  g_mutex_lock (&self->problems_lock);
+  g_ptr_array_add (self->problems, smprof_problem_new (valid_path, message));
+  g_mutex_unlock (&self->problems_lock);
+}
+
+typedef enum
+{
+  INTERVAL_UNSEEN,
+  INTERVAL_MALFORMED,
+  INTERVAL_ONLY_HTML,
+  INTERVAL_NO_STATS,
+  INTERVAL_OK,
+} IntervalState;
+
+typedef struct
+{
+  SmprofJob  *self;
+  GHashTable *intervals;  /* interval folder path -> IntervalState */
+} Indexer;
+
+static gboolean
+parse_interval (Indexer             *indexer,
+                const char          *interval_path,
+                const char          *interval,
+                SmprofIntervalName  *name)
+{
+  g_autoptr(GError) error = NULL;
+  gpointer state = g_hash_table_lookup (indexer->intervals, interval_path);
+
+  if (GPOINTER_TO_INT (state) == INTERVAL_MALFORMED)
+    return FALSE;
+
+  if (!smprof_interval_name_parse (interval, name, &error))
+    {
+      g_autofree char *message = g_strdup_printf (_("malformed interval folder name, skipped: %s"),
+                                                   error->message);
+
+      _smprof_job_add_problem (indexer->self, interval_path, message);
+      g_hash_table_insert (indexer->intervals, g_strdup (interval_path), GINT_TO_POINTER (INTERVAL_MALFORMED));
+      return FALSE;
+    }
+
+  if (state == NULL)
+    g_hash_table_insert (indexer->intervals, g_strdup (interval_path), GINT_TO_POINTER (INTERVAL_NO_STATS));
+
+  return TRUE;
+}
+
+static void
+mark_interval (Indexer       *indexer,
+               const char    *interval_path,
+               IntervalState  state)
+{
+  IntervalState current = GPOINTER_TO_INT (g_hash_table_lookup (indexer->intervals, interval_path));
+
+  if (current == INTERVAL_MALFORMED || current == INTERVAL_OK)
+    return;
+  if (state == INTERVAL_ONLY_HTML && current != INTERVAL_NO_STATS && current != INTERVAL_UNSEEN)
+    return;
+
+  g_hash_table_insert (indexer->intervals, g_strdup (interval_path), GINT_TO_POINTER (state));
+}
+
+static void
+index_entry (Indexer                  *indexer,
+             const SmprofListingEntry *entry)
+{
+  SmprofJob *self = indexer->self;
+  g_auto(GStrv) parts = g_strsplit (entry->path, "/", 0);
+  guint n_parts = g_strv_length (parts);
+  g_autofree char *interval_path = NULL;
+  SmprofIntervalName name;
+  SmprofProfiler profiler;
+  SmprofRecord *record;
+
+  /* framework/<framework>/<profiler>/<node>/<interval>/<file> */
+  if (n_parts < 4 || strcmp (parts[0], "framework") != 0)
+    return;
+
+  if (n_parts == 4)
+    {
+      _smprof_job_add_problem (self, entry->path, _("a file where node folders belong, skipped"));
+      return;
+    }
+
+  if (n_parts == 5 && entry->kind == SMPROF_LISTING_FILE)
+    {
+      _smprof_job_add_problem (self, entry->path, _("a file where interval folders belong, skipped"));
+      return;
+    }
+
+  if (!g_utf8_validate (parts[3], -1, NULL))
+    {
+      _smprof_job_add_problem (self, entry->path, _("the node folder name is not valid UTF-8, skipped"));
+      return;
+    }
+
+  interval_path = g_strjoin ("/", parts[0], parts[1], parts[2], parts[3], parts[4], NULL);
+  if (!parse_interval (indexer, interval_path, parts[4], &name))
+    return;
+
+  if (n_parts != 6 || entry->kind != SMPROF_LISTING_FILE)
+    return;
+
+  if (strcmp (parts[5], CPROFILE_FILE) == 0)
+    profiler = SMPROF_PROFILER_CPROFILE;
+  else if (strcmp (parts[5], PYINSTRUMENT_FILE) == 0)
+    profiler = SMPROF_PROFILER_PYINSTRUMENT;
+  else
+    {
+      /* smdebug skips unknown files too; the HTML page is a second rendering of
+       * the JSON and is never read. */
+      if (strcmp (parts[5], PYINSTRUMENT_HTML) == 0)
+        mark_interval (indexer, interval_path, INTERVAL_ONLY_HTML);
+      return;
+    }
+
+  mark_interval (indexer, interval_path, INTERVAL_OK);
+
+  record = g_new0 (SmprofRecord, 1);
+  record->profiler = profiler;
+  /* As in smdebug's local reader, the profiler comes from the file name; the
+   * framework is the folder two levels above the node folder. */
+  record->framework = g_string_chunk_insert_const (self->names, parts[1]);
+  record->node_id = g_string_chunk_insert_const (self->names, parts[3]);
+  record->name = name;
+  record->interval = g_strdup (parts[4]);
+  record->path = g_strdup (entry->path);
+  g_ptr_array_add (self->records[profiler], record);
+}
+
+static int
+compare_record_order (gconstpointer a,
+                      gconstpointer b)
+{
+  const SmprofRecord *x = *(SmprofRecord * const *) a;
+  const SmprofRecord *y = *(SmprofRecord * const *) b;
+
+  if (x->name.start_time_us != y->name.start_time_us)
+    return x->name.start_time_us < y->name.start_time_us ? -1 : 1;
+
+  return strcmp (x->node_id, y->node_id);
+}
+
+static int
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+static void
+report_intervals_without_stats (Indexer *indexer)
+{
+  GHashTableIter iter;
+  gpointer key, value;
+  g_autoptr(GPtrArray) paths = g_ptr_array_new ();
+
+  g_hash_table_iter_init (&iter, indexer->intervals);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    if (GPOINTER_TO_INT (value) == INTERVAL_NO_STATS || GPOINTER_TO_INT (value) == INTERVAL_ONLY_HTML)
+      g_ptr_array_add (paths, key);
+
+  g_ptr_array_sort (paths, compare_strings);
+
+  for (guint i = 0; i < paths->len; i++)
+    {
+      const char *path = g_ptr_array_index (paths, i);
+      IntervalState state = GPOINTER_TO_INT (g_hash_table_lookup (indexer->intervals, path));
+
+      _smprof_job_add_problem (indexer->self, path,
+                               state == INTERVAL_ONLY_HTML
+                               ? _("holds only python_stats.html, without the python_stats.json it renders; skipped")
+                               : _("an interval folder without python_stats or python_stats.json; skipped"));
+    }
+}
+
+/**
+ * smprof_job_load:
+ * @self: a job
+ * @cancellable: (nullable): a #GCancellable
+ * @error: a location for a #GError, or %NULL
+ *
+ * Lists the source and builds the index. Only a source that cannot be listed
+ * at all is an error; a bad folder or file becomes a problem and is skipped.
+ * Stats files are read later, by smprof_job_load_stats(), for what a query needs.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+smprof_job_load (SmprofJob     *self,
+                 GCancellable  *cancellable,
+                 GError       **error)
+{
+  g_autoptr(SmprofListing) listing = smprof_listing_new ();
+  Indexer indexer = { self, NULL };
+
+  g_return_val_if_fail (SMPROF_IS_JOB (self), FALSE);
+
+  if (!smprof_source_list (self->source, listing, cancellable, error))
+    return FALSE;
+
+  for (guint i = 0; i < listing->problems->len; i++)
+    {
+      SmprofProblem *problem = g_ptr_array_index (listing->problems, i);
+
+      _smprof_job_add_problem (self, problem->path, problem->message);
+    }
+
+  indexer.intervals = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (guint i = 0; i < listing->entries->len; i++)
+    index_entry (&indexer, g_ptr_array_index (listing->entries, i));
+  report_intervals_without_stats (&indexer);
+  g_hash_table_unref (indexer.intervals);
+
+  for (guint p = 0; p < SMPROF_N_PROFILERS; p++)
+    {
+      g_ptr_array_sort (self->records[p], compare_record_order);
+      for (guint i = 0; i < self->records[p]->len; i++)
+        ((SmprofRecord *) g_ptr_array_index (self->records[p], i))->order = i;
+    }
+
+  return TRUE;
+}
+
+static void
+load_in_thread (GTask        *task,
+                gpointer      source_object,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  GError *error = NULL;
+
+  if (smprof_job_load (source_object, cancellable, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+/**
+ * smprof_job_load_async:
+ * @self: a job
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when the index is built
+ * @user_data: data for @callback
+ *
+ * Builds the index on a worker thread; see smprof_job_load().
+ */
+void
+smprof_job_load_async (SmprofJob           *self,
+                       GCancellable        *cancellable,
+                       GAsyncReadyCallback  callback,
+                       gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (SMPROF_IS_JOB (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, smprof_job_load_async);
+  g_task_run_in_thread (task, load_in_thread);
+}
+
+gboolean
+smprof_job_load_finish (SmprofJob     *self,
+                        GAsyncResult  *result,
+                        GError       **error)
+{
+  g_return_val_if_fail (SMPROF_IS_JOB (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+SmprofSource *
+smprof_job_get_source (SmprofJob *self)
+{
+  g_return_val_if_fail (SMPROF_IS_JOB (self), NULL);
+
+  return self->source;
+}
+
+SmprofFuncTable *
+smprof_job_get_func_table (SmprofJob *self)
+{
+  g_return_val_if_fail (SMPROF_IS_JOB (self), NULL);
+
+  return self->func_table;
+}
+
+/**
+ * smprof_job_get_records:
+ * @self: a job
+ * @profiler: which profiler's records
+ *
+ * Returns: (transfer none) (element-type SmprofRecord): the records in
+ *   smdebug's order: start time, then node id
+ */
+GPtrArray *
+smprof_job_get_records (SmprofJob      *self,
+                        SmprofProfiler  profiler)
+{
+  g_return_val_if_fail (SMPROF_IS_JOB (self), NULL);
+  g_return_val_if_fail (profiler < SMPROF_N_PROFILERS, NULL);
+
+  return self->records[profiler];
+}
+
+gboolean
+smprof_job_has_profiler (SmprofJob      *self,
+                         SmprofProfiler  profiler)
+{
+  g_return_val_if_fail (SMPROF_IS_JOB (self), FALSE);
+  g_return_val_if_fail (profiler < SMPROF_N_PROFILERS, FALSE);
+
+  return self->records[profiler]->len > 0;
+}
+
+/**
+ * smprof_job_dup_node_ids:
+ * @self: a job
+ * @profiler: which profiler
+ *
+ * Returns: (transfer full): the node ids of @profiler's records, sorted
+ */
+char **
+smprof_job_dup_node_ids (SmprofJob      *self,
+                         SmprofProfiler  profiler)
+{
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GPtrArray) ids = g_ptr_array_new ();
+  GPtrArray *records;
+
+  g_return_val_if_fail (SMPROF_IS_JOB (self), NULL);
+  g_return_val_if_fail (profiler < SMPROF_N_PROFILERS, NULL);
+
+  records = self->records[profiler];
+  for (guint i = 0; i < records->len; i++)
+    {
+      const SmprofRecord *record = g_ptr_array_index (records, i);
+
+      if (g_hash_table_add (seen, (gpointer) record->node_id))
+        g_ptr_array_add (ids, g_strdup (record->node_id));
+    }
+
+  g_ptr_array_sort (ids, compare_strings);
+  g_ptr_array_add (ids, NULL);
+
+  return (char **) g_ptr_array_free (g_steal_pointer (&ids), FALSE);
+}
+
+/**
+ * smprof_job_dup_problems:
+ * @self: a job
+ *
+ * Returns: (transfer container) (element-type SmprofProblem): what was skipped
+ *   so far, in the order it was found
+ */
+GPtrArray *
+smprof_job_dup_problems (SmprofJob *self)
+{
+  GPtrArray *copy;
+
+  g_return_val_if_fail (SMPROF_IS_JOB (self), NULL);
+
+  g_mutex_lock (&self->problems_lock);
+  copy = g_ptr_array_new_full (self->problems->len, NULL);
+  for (guint i = 0; i < self->problems->len; i++)
+    g_ptr_array_add (copy, g_ptr_array_index (self->problems, i));
+  g_mutex_unlock (&self->problems_lock);
+
+  return copy;
+}

@@ -1,0 +1,429 @@
+/* smprof-local-source.c
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "smprof-local-source.h"
+
+struct _SmprofLocalSource
+{
+  GObject  parent_instance;
+
+  char    *root;   /* the folder that holds framework/, absolute */
+  char    *scope;  /* what to list, relative to root: framework[/<fw>[/<profiler>]] */
+  guint    scope_depth;
+};
+
+static void source_iface_init (SmprofSourceInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (SmprofLocalSource, smprof_local_source, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (SMPROF_TYPE_SOURCE, source_iface_init))
+
+static void
+smprof_local_source_finalize (GObject *object)
+{
+  SmprofLocalSource *self = SMPROF_LOCAL_SOURCE (object);
+
+  g_clear_pointer (&self->root, g_free);
+  g_clear_pointer (&self->scope, g_free);
+
+  G_OBJECT_CLASS (smprof_local_source_parent_class)->finalize (object);
+}
+
+static void
+smprof_local_source_class_init (SmprofLocalSourceClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = smprof_local_source_finalize;
+}
+
+static void
+smprof_local_source_init (SmprofLocalSource *self)
+{
+}
+
+static gboolean
+is_directory (const char *path)
+{
+  GStatBuf st;
+
+  return g_stat (path, &st) == 0 && S_ISDIR (st.st_mode);
+}
+
+/* Profile folders are the profiler names smdebug writes. framework/ also holds
+ * pevents/, detailed_profiling/ and other outputs that are not Python stats. */
+static gboolean
+is_profiler_folder_name (const char *name)
+{
+  return strcmp (name, "cprofile") == 0 || strcmp (name, "pyinstrument") == 0;
+}
+
+/**
+ * smprof_local_source_new:
+ * @path: a job root (the folder holding framework/) or a folder below it, down
+ *   to framework/<framework>/<profiler>
+ * @error: a location for a #GError, or %NULL
+ *
+ * Returns: (transfer full) (nullable): the source, or %NULL if @path is not a job
+ */
+SmprofSource *
+smprof_local_source_new (const char  *path,
+                         GError     **error)
+{
+  g_autoptr(SmprofLocalSource) self = NULL;
+  g_autofree char *canonical = NULL;
+  g_autofree char *display = NULL;
+  g_autofree char *framework = NULL;
+  char *up[4] = { NULL };
+  GStatBuf st;
+  int depth = -1;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  display = g_filename_display_name (path);
+
+  if (g_stat (path, &st) != 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   _("Cannot open “%s”: %s"), display, g_strerror (saved_errno));
+      return NULL;
+    }
+
+  if (!S_ISDIR (st.st_mode))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_DIRECTORY,
+                   _("“%s” is not a folder"), display);
+      return NULL;
+    }
+
+  canonical = g_canonicalize_filename (path, NULL);
+  framework = g_build_filename (canonical, "framework", NULL);
+
+  /* up[i] is the folder i levels above the one given */
+  up[0] = g_strdup (canonical);
+  for (int i = 1; i < 4; i++)
+    up[i] = g_path_get_dirname (up[i - 1]);
+
+  if (is_directory (framework))
+    depth = 0;
+  else
+    for (int i = 0; i < 3; i++)
+      {
+        g_autofree char *base = g_path_get_basename (up[i]);
+
+        if (strcmp (base, "framework") == 0 && strcmp (up[i], up[i + 1]) != 0)
+          {
+            depth = i + 1;
+            break;
+          }
+      }
+
+  if (depth < 0)
+    {
+      for (int i = 0; i < 4; i++)
+        g_free (up[i]);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   _("“%s” is not a SageMaker Debugger profiler output: it has no framework/ folder"),
+                   display);
+      return NULL;
+    }
+
+  self = g_object_new (SMPROF_TYPE_LOCAL_SOURCE, NULL);
+  self->scope_depth = depth;
+  if (depth == 0)
+    {
+      self->root = g_strdup (canonical);
+      self->scope = g_strdup ("framework");
+    }
+  else
+    {
+      self->root = g_strdup (up[depth]);
+      self->scope = g_strdup (canonical + strlen (up[depth]) + (strcmp (up[depth], "/") == 0 ? 0 : 1));
+    }
+
+  for (int i = 0; i < 4; i++)
+    g_free (up[i]);
+
+  return SMPROF_SOURCE (g_steal_pointer (&self));
+}
+
+const char *
+smprof_local_source_get_root (SmprofLocalSource *self)
+{
+  g_return_val_if_fail (SMPROF_IS_LOCAL_SOURCE (self), NULL);
+
+  return self->root;
+}
+
+static char *
+smprof_local_source_dup_location (SmprofSource *source)
+{
+  return g_strdup (SMPROF_LOCAL_SOURCE (source)->root);
+}
+
+static char *
+smprof_local_source_dup_file_location (SmprofSource *source,
+                                       const char   *path)
+{
+  return g_build_filename (SMPROF_LOCAL_SOURCE (source)->root, path, NULL);
+}
+
+static void
+add_io_problem (SmprofListing *listing,
+                const char    *relative,
+                GError        *error)
+{
+  smprof_listing_add_problem (listing, relative, error->message);
+}
+
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+/* Names sorted, so listings (and ties in the record order) do not depend on the
+ * file system's order. */
+static GPtrArray *
+read_sorted_folder (const char  *path,
+                    GError     **error)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, error);
+  GPtrArray *names;
+  const char *name;
+
+  if (dir == NULL)
+    return NULL;
+
+  names = g_ptr_array_new_with_free_func (g_free);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, compare_names);
+
+  return names;
+}
+
+static void
+list_interval_folder (SmprofLocalSource *self,
+                      SmprofListing     *listing,
+                      const char        *relative)
+{
+  g_autofree char *path = g_build_filename (self->root, relative, NULL);
+  g_autoptr(GPtrArray) names = NULL;
+  g_autoptr(GError) error = NULL;
+  guint n_files = 0;
+
+  names = read_sorted_folder (path, &error);
+  if (names == NULL)
+    {
+      add_io_problem (listing, relative, error);
+      return;
+    }
+
+  for (guint i = 0; i < names->len; i++)
+    {
+      const char *name = g_ptr_array_index (names, i);
+      g_autofree char *child = g_build_filename (path, name, NULL);
+      g_autofree char *child_relative = g_strconcat (relative, "/", name, NULL);
+      GStatBuf st;
+
+      if (g_stat (child, &st) != 0)
+        {
+          int saved_errno = errno;
+
+          smprof_listing_add_problem (listing, child_relative, g_strerror (saved_errno));
+          continue;
+        }
+
+      if (S_ISDIR (st.st_mode))
+        continue;
+
+      smprof_listing_add (listing, child_relative, SMPROF_LISTING_FILE, st.st_size);
+      n_files++;
+    }
+
+  if (n_files == 0)
+    smprof_listing_add (listing, relative, SMPROF_LISTING_EMPTY_FOLDER, 0);
+}
+
+static void
+list_node_folder (SmprofLocalSource *self,
+                  SmprofListing     *listing,
+                  const char        *relative,
+                  GCancellable      *cancellable)
+{
+  g_autofree char *path = g_build_filename (self->root, relative, NULL);
+  g_autoptr(GPtrArray) names = NULL;
+  g_autoptr(GError) error = NULL;
+
+  names = read_sorted_folder (path, &error);
+  if (names == NULL)
+    {
+      add_io_problem (listing, relative, error);
+      return;
+    }
+
+  for (guint i = 0; i < names->len && !g_cancellable_is_cancelled (cancellable); i++)
+    {
+      const char *name = g_ptr_array_index (names, i);
+      g_autofree char *child = g_build_filename (path, name, NULL);
+      g_autofree char *child_relative = g_strconcat (relative, "/", name, NULL);
+      GStatBuf st;
+
+      if (g_stat (child, &st) != 0)
+        {
+          int saved_errno = errno;
+
+          smprof_listing_add_problem (listing, child_relative, g_strerror (saved_errno));
+          continue;
+        }
+
+      if (S_ISDIR (st.st_mode))
+        list_interval_folder (self, listing, child_relative);
+      else
+        smprof_listing_add (listing, child_relative, SMPROF_LISTING_FILE, st.st_size);
+    }
+}
+
+static void
+list_profiler_folder (SmprofLocalSource *self,
+                      SmprofListing     *listing,
+                      const char        *relative,
+                      GCancellable      *cancellable)
+{
+  g_autofree char *path = g_build_filename (self->root, relative, NULL);
+  g_autoptr(GPtrArray) names = NULL;
+  g_autoptr(GError) error = NULL;
+
+  names = read_sorted_folder (path, &error);
+  if (names == NULL)
+    {
+      add_io_problem (listing, relative, error);
+      return;
+    }
+
+  for (guint i = 0; i < names->len && !g_cancellable_is_cancelled (cancellable); i++)
+    {
+      const char *name = g_ptr_array_index (names, i);
+      g_autofree char *child = g_build_filename (path, name, NULL);
+      g_autofree char *child_relative = g_strconcat (relative, "/", name, NULL);
+
+      if (is_directory (child))
+        list_node_folder (self, listing, child_relative, cancellable);
+      else
+        smprof_listing_add (listing, child_relative, SMPROF_LISTING_FILE, 0);
+    }
+}
+
+static void
+list_framework_folder (SmprofLocalSource *self,
+                       SmprofListing     *listing,
+                       const char        *relative,
+                       GCancellable      *cancellable)
+{
+  g_autofree char *path = g_build_filename (self->root, relative, NULL);
+  g_autoptr(GPtrArray) names = NULL;
+  g_autoptr(GError) error = NULL;
+
+  names = read_sorted_folder (path, &error);
+  if (names == NULL)
+    {
+      add_io_problem (listing, relative, error);
+      return;
+    }
+
+  for (guint i = 0; i < names->len; i++)
+    {
+      const char *name = g_ptr_array_index (names, i);
+      g_autofree char *child = g_build_filename (path, name, NULL);
+      g_autofree char *child_relative = g_strconcat (relative, "/", name, NULL);
+
+      if (is_profiler_folder_name (name) && is_directory (child))
+        list_profiler_folder (self, listing, child_relative, cancellable);
+    }
+}
+
+static gboolean
+smprof_local_source_list (SmprofSource   *source,
+                          SmprofListing  *listing,
+                          GCancellable   *cancellable,
+                          GError        **error)
+{
+  SmprofLocalSource *self = SMPROF_LOCAL_SOURCE (source);
+
+  switch (self->scope_depth)
+    {
+    case 0:
+    case 1:
+      {
+        g_autofree char *path = g_build_filename (self->root, self->scope, NULL);
+        g_autoptr(GPtrArray) names = read_sorted_folder (path, error);
+
+        if (names == NULL)
+          return FALSE;
+
+        for (guint i = 0; i < names->len; i++)
+          {
+            const char *name = g_ptr_array_index (names, i);
+            g_autofree char *child = g_build_filename (path, name, NULL);
+            g_autofree char *child_relative = g_strconcat (self->scope, "/", name, NULL);
+
+            if (is_directory (child))
+              list_framework_folder (self, listing, child_relative, cancellable);
+          }
+      }
+      break;
+
+    case 2:
+      list_framework_folder (self, listing, self->scope, cancellable);
+      break;
+
+    case 3:
+      list_profiler_folder (self, listing, self->scope, cancellable);
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+
+  return !g_cancellable_set_error_if_cancelled (cancellable, error);
+}
+
+static GBytes *
+smprof_local_source_load (SmprofSource  *source,
+                          const char    *relative,
+                          GCancellable  *cancellable,
+                          GError       **error)
+{
+  SmprofLocalSource *self = SMPROF_LOCAL_SOURCE (source);
+  g_autofree char *path = g_build_filename (self->root, relative, NULL);
+  char *contents = NULL;
+  gsize length = 0;
+
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
+
+  if (!g_file_get_contents (path, &contents, &length, error))
+    return NULL;
+
+  return g_bytes_new_take (contents, length);
+}
+
+static void
+source_iface_init (SmprofSourceInterface *iface)
+{
+  iface->dup_location = smprof_local_source_dup_location;
+  iface->dup_file_location = smprof_local_source_dup_file_location;
+  iface->list = smprof_local_source_list;
+  iface->load = smprof_local_source_load;
+}

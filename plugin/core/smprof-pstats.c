@@ -1,0 +1,510 @@
+/* smprof-pstats.c
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#include "smprof-marshal.h"
+#include "smprof-pstats.h"
+#include "smprof-types.h"
+
+#define NOT_FOUND G_MAXUINT32
+
+/* key_ids is filled with 0xff bytes to mean "not interned yet". */
+G_STATIC_ASSERT (SMPROF_FUNC_NONE == 0xffffffffu);
+
+/* Func id -> position in the dict being read. A dict may repeat a key (Python
+ * keeps the first position and the last value), and a per-file array indexed
+ * by func id would be as large as the whole job's table, so this is a small
+ * open-addressing table. Stamps let it be reused for the next dict without
+ * clearing it. */
+typedef struct
+{
+  guint32 *keys;
+  guint32 *positions;
+  guint32 *stamps;
+  guint    mask;
+  guint32  stamp;
+} PosMap;
+
+typedef struct
+{
+  SmprofMarshal    *marshal;
+  SmprofFuncTable  *table;
+  guint32          *key_ids;     /* value index -> func id, for keys repeated by reference */
+  SmprofCallerStat *callers;
+  guint             n_callers;
+  guint             callers_size;
+  PosMap            funcs_map;
+  PosMap            callers_map;
+  GError          **error;
+} Reader;
+
+static void
+pos_map_begin (PosMap *map,
+               guint   n_keys)
+{
+  gsize size = 16;
+
+  while (size < (gsize) n_keys * 2)
+    size *= 2;
+
+  if (map->keys == NULL || size > (gsize) map->mask + 1)
+    {
+      g_free (map->keys);
+      g_free (map->positions);
+      g_free (map->stamps);
+      map->keys = g_new (guint32, size);
+      map->positions = g_new (guint32, size);
+      map->stamps = g_new0 (guint32, size);
+      map->mask = size - 1;
+      map->stamp = 0;
+    }
+
+  if (++map->stamp == 0)
+    {
+      memset (map->stamps, 0, ((gsize) map->mask + 1) * sizeof *map->stamps);
+      map->stamp = 1;
+    }
+}
+
+/* Returns the key's position if it was seen, otherwise records @position. */
+static guint32
+pos_map_find_or_add (PosMap  *map,
+                     guint32  key,
+                     guint32  position)
+{
+  guint32 hash = key;
+  guint i;
+
+  hash ^= hash >> 16;
+  hash *= 0x45d9f3bu;
+  hash ^= hash >> 16;
+
+  for (i = hash & map->mask; map->stamps[i] == map->stamp; i = (i + 1) & map->mask)
+    if (map->keys[i] == key)
+      return map->positions[i];
+
+  map->stamps[i] = map->stamp;
+  map->keys[i] = key;
+  map->positions[i] = position;
+  return NOT_FOUND;
+}
+
+static void
+pos_map_clear (PosMap *map)
+{
+  g_clear_pointer (&map->keys, g_free);
+  g_clear_pointer (&map->positions, g_free);
+  g_clear_pointer (&map->stamps, g_free);
+}
+
+static inline const SmprofMarshalValue *
+value_at (Reader  *reader,
+          guint32  index)
+{
+  return &reader->marshal->values[index];
+}
+
+static inline guint32
+item_at (Reader                   *reader,
+         const SmprofMarshalValue *container,
+         guint32                   i)
+{
+  return reader->marshal->items[container->v.items + i];
+}
+
+static void
+describe (const SmprofMarshalValue *value,
+          char                     *buffer,
+          gsize                     size)
+{
+  switch (value->type)
+    {
+    case SMPROF_MARSHAL_NONE:
+      g_strlcpy (buffer, "None", size);
+      break;
+    case SMPROF_MARSHAL_BOOL:
+      g_strlcpy (buffer, "a bool", size);
+      break;
+    case SMPROF_MARSHAL_INT:
+      g_strlcpy (buffer, "an int", size);
+      break;
+    case SMPROF_MARSHAL_FLOAT:
+      g_strlcpy (buffer, "a float", size);
+      break;
+    case SMPROF_MARSHAL_STRING:
+      g_strlcpy (buffer, "a string", size);
+      break;
+    case SMPROF_MARSHAL_TUPLE:
+      g_snprintf (buffer, size, "a %u-tuple", value->length);
+      break;
+    case SMPROF_MARSHAL_DICT:
+      g_strlcpy (buffer, "a dict", size);
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* @format names what was expected and ends with "found %s", the actual type. */
+static gboolean G_GNUC_PRINTF (3, 4)
+fail (Reader                   *reader,
+      const SmprofMarshalValue *value,
+      const char               *format,
+      ...)
+{
+  g_autofree char *message = NULL;
+  char found[32];
+  va_list args;
+
+  describe (value, found, sizeof found);
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  g_set_error (reader->error, SMPROF_FORMAT_ERROR, SMPROF_FORMAT_ERROR_CORRUPT,
+               "byte %" G_GSIZE_FORMAT ": %s%s", value->offset, message, found);
+  return FALSE;
+}
+
+static gboolean
+read_int (Reader     *reader,
+          guint32     index,
+          const char *what,
+          gint64     *out_value)
+{
+  const SmprofMarshalValue *value = value_at (reader, index);
+
+  if (value->type != SMPROF_MARSHAL_INT)
+    return fail (reader, value, "%s must be an int, found ", what);
+
+  *out_value = value->v.i;
+  return TRUE;
+}
+
+/* cProfile writes floats; a custom timer returning ints makes int times. */
+static gboolean
+read_number (Reader     *reader,
+             guint32     index,
+             const char *what,
+             double     *out_value)
+{
+  const SmprofMarshalValue *value = value_at (reader, index);
+
+  if (value->type == SMPROF_MARSHAL_FLOAT)
+    *out_value = value->v.f;
+  else if (value->type == SMPROF_MARSHAL_INT)
+    *out_value = (double) value->v.i;
+  else
+    return fail (reader, value, "%s must be a number, found ", what);
+
+  return TRUE;
+}
+
+static gboolean
+read_string (Reader      *reader,
+             guint32      index,
+             const char  *what,
+             const char **out_string,
+             gsize       *out_length)
+{
+  const SmprofMarshalValue *value = value_at (reader, index);
+
+  if (value->type != SMPROF_MARSHAL_STRING)
+    return fail (reader, value, "%s must be a string, found ", what);
+
+  *out_string = value->v.s;
+  *out_length = value->length;
+  return TRUE;
+}
+
+static gboolean
+read_key (Reader  *reader,
+          guint32  index,
+          guint32 *out_id)
+{
+  const SmprofMarshalValue *key = value_at (reader, index);
+  g_autofree char *valid_file = NULL;
+  g_autofree char *valid_name = NULL;
+  const char *file = NULL;
+  const char *name = NULL;
+  gsize file_len = 0;
+  gsize name_len = 0;
+  gint64 line = 0;
+
+  if (reader->key_ids[index] != SMPROF_FUNC_NONE)
+    {
+      *out_id = reader->key_ids[index];
+      return TRUE;
+    }
+
+  if (key->type != SMPROF_MARSHAL_TUPLE || key->length != 3)
+    return fail (reader, key, "a function key must be a (file, line, name) 3-tuple, found ");
+
+  if (!read_string (reader, item_at (reader, key, 0), "a function key's file", &file, &file_len) ||
+      !read_int (reader, item_at (reader, key, 1), "a function key's line", &line) ||
+      !read_string (reader, item_at (reader, key, 2), "a function key's name", &name, &name_len))
+    return FALSE;
+
+  /* CPython writes str with "surrogatepass", so a lone surrogate (or, from a
+   * hostile file, any byte) can arrive; the table holds valid UTF-8 only. */
+  if (!g_utf8_validate_len (file, file_len, NULL))
+    {
+      valid_file = g_utf8_make_valid (file, file_len);
+      file = valid_file;
+      file_len = strlen (valid_file);
+    }
+  if (!g_utf8_validate_len (name, name_len, NULL))
+    {
+      valid_name = g_utf8_make_valid (name, name_len);
+      name = valid_name;
+      name_len = strlen (valid_name);
+    }
+
+  *out_id = smprof_func_table_intern (reader->table, file, file_len, line, name, name_len);
+  reader->key_ids[index] = *out_id;
+  return TRUE;
+}
+
+static SmprofCallerStat *
+add_caller (Reader *reader)
+{
+  if (reader->n_callers == reader->callers_size)
+    {
+      reader->callers_size = MAX (reader->callers_size * 2, 64);
+      reader->callers = g_renew (SmprofCallerStat, reader->callers, reader->callers_size);
+    }
+
+  return &reader->callers[reader->n_callers++];
+}
+
+static gboolean
+read_callers (Reader         *reader,
+              guint32         index,
+              SmprofFuncStat *stat)
+{
+  const SmprofMarshalValue *dict = value_at (reader, index);
+
+  stat->first_caller = reader->n_callers;
+  stat->n_callers = 0;
+
+  pos_map_begin (&reader->callers_map, dict->length);
+
+  for (guint32 i = 0; i < dict->length; i++)
+    {
+      const SmprofMarshalValue *value = value_at (reader, item_at (reader, dict, 2 * i + 1));
+      SmprofCallerStat caller = { 0 };
+      guint32 position;
+
+      if (!read_key (reader, item_at (reader, dict, 2 * i), &caller.caller))
+        return FALSE;
+
+      if (value->type == SMPROF_MARSHAL_TUPLE && value->length == 4)
+        {
+          /* The caller tuple counts (nc, cc), the reverse of the function's. */
+          if (!read_int (reader, item_at (reader, value, 0), "a caller's call count", &caller.nc) ||
+              !read_int (reader, item_at (reader, value, 1), "a caller's primitive call count", &caller.cc) ||
+              !read_number (reader, item_at (reader, value, 2), "a caller's self time", &caller.tt) ||
+              !read_number (reader, item_at (reader, value, 3), "a caller's cumulative time", &caller.ct))
+            return FALSE;
+        }
+      else if (value->type == SMPROF_MARSHAL_INT)
+        {
+          caller.legacy = TRUE;
+          caller.nc = value->v.i;
+          caller.cc = value->v.i;
+        }
+      else
+        return fail (reader, value, "a caller stat must be a 4-tuple or an int, found ");
+
+      /* As in a Python dict, a repeated caller keeps its place and takes the
+       * later value. */
+      position = pos_map_find_or_add (&reader->callers_map, caller.caller,
+                                      stat->first_caller + stat->n_callers);
+      if (position != NOT_FOUND)
+        {
+          reader->callers[position] = caller;
+          continue;
+        }
+
+      *add_caller (reader) = caller;
+      stat->n_callers++;
+    }
+
+  return TRUE;
+}
+
+/* A repeated function key left its earlier callers behind in the array, and
+ * its new ones out of order. */
+static void
+compact_callers (Reader       *reader,
+                 SmprofPstats *self)
+{
+  guint size = MAX (reader->n_callers, 1);
+  SmprofCallerStat *callers = g_new (SmprofCallerStat, size);
+  guint n = 0;
+
+  for (guint i = 0; i < self->n_funcs; i++)
+    {
+      SmprofFuncStat *stat = &self->funcs[i];
+
+      memcpy (&callers[n], &reader->callers[stat->first_caller],
+              stat->n_callers * sizeof *callers);
+      stat->first_caller = n;
+      n += stat->n_callers;
+    }
+
+  g_free (reader->callers);
+  reader->callers = callers;
+  reader->n_callers = n;
+  reader->callers_size = size;
+}
+
+static gboolean
+read_stats (Reader       *reader,
+            SmprofPstats *self)
+{
+  const SmprofMarshalValue *root = value_at (reader, reader->marshal->root);
+  gboolean repeated_keys = FALSE;
+
+  if (root->type != SMPROF_MARSHAL_DICT)
+    return fail (reader, root, "a pstats file must hold a dict, found ");
+
+  self->funcs = g_new (SmprofFuncStat, root->length);
+  pos_map_begin (&reader->funcs_map, root->length);
+
+  for (guint32 i = 0; i < root->length; i++)
+    {
+      const SmprofMarshalValue *value = value_at (reader, item_at (reader, root, 2 * i + 1));
+      SmprofFuncStat stat = { 0 };
+      guint32 position;
+
+      if (!read_key (reader, item_at (reader, root, 2 * i), &stat.func))
+        return FALSE;
+
+      if (value->type != SMPROF_MARSHAL_TUPLE || value->length != 5)
+        return fail (reader, value, "a function stat must be a 5-tuple, found ");
+
+      if (!read_int (reader, item_at (reader, value, 0), "a function's primitive call count", &stat.cc) ||
+          !read_int (reader, item_at (reader, value, 1), "a function's call count", &stat.nc) ||
+          !read_number (reader, item_at (reader, value, 2), "a function's self time", &stat.tt) ||
+          !read_number (reader, item_at (reader, value, 3), "a function's cumulative time", &stat.ct))
+        return FALSE;
+
+      {
+        const SmprofMarshalValue *callers = value_at (reader, item_at (reader, value, 4));
+
+        if (callers->type != SMPROF_MARSHAL_DICT)
+          return fail (reader, callers, "a function's callers must be a dict, found ");
+        if (!read_callers (reader, item_at (reader, value, 4), &stat))
+          return FALSE;
+      }
+
+      /* Python's dict semantics rather than an error: pstats itself loads such
+       * a file, with the first position and the last value. */
+      position = pos_map_find_or_add (&reader->funcs_map, stat.func, self->n_funcs);
+      if (position != NOT_FOUND)
+        {
+          self->funcs[position] = stat;
+          repeated_keys = TRUE;
+          continue;
+        }
+
+      self->funcs[self->n_funcs++] = stat;
+    }
+
+  if (repeated_keys)
+    compact_callers (reader, self);
+
+  /* pstats.Stats.get_top_level_stats: the same sums in the same order, so
+   * that total_tt matches Python's bit for bit. */
+  for (guint i = 0; i < self->n_funcs; i++)
+    {
+      const SmprofFuncStat *stat = &self->funcs[i];
+
+      if (__builtin_add_overflow (self->total_calls, stat->nc, &self->total_calls) ||
+          __builtin_add_overflow (self->prim_calls, stat->cc, &self->prim_calls))
+        {
+          g_set_error (reader->error, SMPROF_FORMAT_ERROR, SMPROF_FORMAT_ERROR_CORRUPT,
+                       "byte %" G_GSIZE_FORMAT ": the call counts add up to more than 64 bits",
+                       root->offset);
+          return FALSE;
+        }
+      self->total_tt += stat->tt;
+    }
+
+  return TRUE;
+}
+
+/**
+ * smprof_pstats_parse:
+ * @bytes: the contents of one `python_stats` file
+ * @table: the job's function table; every key of the file is interned in it
+ * @error: return location for a #SMPROF_FORMAT_ERROR
+ *
+ * Reads the dict that `pstats.Stats.dump_stats` writes. The error message
+ * starts with the byte offset; the caller adds the file name.
+ *
+ * Returns: (transfer full) (nullable): the stats, or %NULL on error
+ */
+SmprofPstats *
+smprof_pstats_parse (GBytes          *bytes,
+                     SmprofFuncTable *table,
+                     GError         **error)
+{
+  g_autoptr(SmprofMarshal) marshal = NULL;
+  g_autoptr(SmprofPstats) self = NULL;
+  Reader reader = { 0 };
+  gboolean ok;
+
+  g_return_val_if_fail (bytes != NULL, NULL);
+  g_return_val_if_fail (table != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  marshal = smprof_marshal_parse (bytes, error);
+  if (marshal == NULL)
+    return NULL;
+
+  reader.marshal = marshal;
+  reader.table = table;
+  reader.error = error;
+  reader.key_ids = g_new (guint32, marshal->n_values);
+  memset (reader.key_ids, 0xff, (gsize) marshal->n_values * sizeof *reader.key_ids);
+
+  self = g_new0 (SmprofPstats, 1);
+  ok = read_stats (&reader, self);
+
+  g_free (reader.key_ids);
+  pos_map_clear (&reader.funcs_map);
+  pos_map_clear (&reader.callers_map);
+
+  if (!ok)
+    {
+      g_free (reader.callers);
+      return NULL;
+    }
+
+  /* Many files stay loaded at once; give back the growth slack. */
+  self->callers = g_renew (SmprofCallerStat, reader.callers, reader.n_callers);
+  self->n_callers = reader.n_callers;
+
+  return g_steal_pointer (&self);
+}
+
+void
+smprof_pstats_free (SmprofPstats *self)
+{
+  if (self == NULL)
+    return;
+
+  g_clear_pointer (&self->funcs, g_free);
+  g_clear_pointer (&self->callers, g_free);
+  g_free (self);
+}

@@ -1,0 +1,262 @@
+/* smprof-query.c
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+#include "smprof-float.h"
+#include "smprof-query.h"
+
+/* smdebug's defaults for fetch_profile_stats_by_step. */
+void
+smprof_selection_init_step (SmprofSelection *selection,
+                            gint64           start_step)
+{
+  memset (selection, 0, sizeof *selection);
+  selection->kind = SMPROF_SELECT_STEP;
+  selection->start_step = start_step;
+  selection->end_step = start_step;
+  selection->mode = SMPROF_MODE_TRAIN;
+  selection->start_phase = SMPROF_PHASE_STEP_START;
+  selection->end_phase = SMPROF_PHASE_STEP_END;
+}
+
+/* StepPythonProfileStats.in_step_interval, literally: strictly inside is in; past
+ * a bound is out; touching a bound depends on the phases asked for. */
+static gboolean
+in_step_interval (const SmprofSelection *q,
+                  const SmprofRecord    *r)
+{
+  gint64 rs = r->name.start_step;
+  gint64 re = r->name.end_step;
+
+  if (q->start_step < rs && q->end_step > re)
+    return TRUE;
+
+  if (q->start_step > rs || q->end_step < re)
+    return FALSE;
+
+  if (rs == q->start_step &&
+      (q->start_phase == SMPROF_PHASE_STEP_END || q->start_phase == SMPROF_PHASE_FORWARD_PASS_END) &&
+      r->name.start_phase != q->start_phase)
+    return FALSE;
+
+  if (re == q->end_step && q->end_phase == SMPROF_PHASE_STEP_START && r->name.end_phase != q->end_phase)
+    return FALSE;
+
+  return TRUE;
+}
+
+static gboolean
+is_initialization (const SmprofRecord *record)
+{
+  return record->name.start_phase == SMPROF_PHASE_START;
+}
+
+static gboolean
+is_finalization (const SmprofRecord *record)
+{
+  return record->name.end_phase == SMPROF_PHASE_END && !is_initialization (record);
+}
+
+gboolean
+smprof_selection_matches (const SmprofSelection *selection,
+                          const SmprofRecord    *record)
+{
+  const SmprofIntervalName *name = &record->name;
+
+  switch (selection->kind)
+    {
+    case SMPROF_SELECT_ALL:
+      return TRUE;
+
+    case SMPROF_SELECT_STEP:
+      return in_step_interval (selection, record) &&
+             name->start_mode == selection->mode && name->end_mode == selection->mode;
+
+    case SMPROF_SELECT_TIME:
+      return (selection->start_us <= name->start_time_us && name->start_time_us <= selection->end_us) ||
+             (selection->start_us <= name->end_time_us && name->end_time_us <= selection->end_us);
+
+    case SMPROF_SELECT_OVERLAP:
+      return name->start_time_us <= selection->end_us && name->end_time_us >= selection->start_us;
+
+    case SMPROF_SELECT_BETWEEN_MODES:
+      return name->start_mode == selection->start_mode && name->end_mode == selection->end_mode;
+
+    case SMPROF_SELECT_PRE_STEP_ZERO:
+      return name->start_phase == SMPROF_PHASE_START;
+
+    case SMPROF_SELECT_POST_HOOK_CLOSE:
+      return name->end_phase == SMPROF_PHASE_END;
+
+    case SMPROF_SELECT_INITIALIZATION:
+      return is_initialization (record);
+
+    case SMPROF_SELECT_FINALIZATION:
+      return is_finalization (record);
+
+    case SMPROF_SELECT_TRAINING_LOOP:
+      return !is_initialization (record) && !is_finalization (record);
+
+    default:
+      g_return_val_if_reached (FALSE);
+    }
+}
+
+static void
+append_step (GString *out,
+             gint64   step)
+{
+  if (step == SMPROF_STEP_INFINITY)
+    g_string_append (out, "∞");
+  else
+    g_string_append_printf (out, "%" G_GINT64_FORMAT, step);
+}
+
+/**
+ * smprof_selection_describe:
+ * @selection: a selection
+ *
+ * Returns: (transfer full): a short description for titles and status lines
+ */
+char *
+smprof_selection_describe (const SmprofSelection *selection)
+{
+  GString *out = g_string_new (NULL);
+  char a[SMPROF_FLOAT_BUF_SIZE], b[SMPROF_FLOAT_BUF_SIZE];
+
+  switch (selection->kind)
+    {
+    case SMPROF_SELECT_ALL:
+      g_string_append (out, _("all intervals"));
+      break;
+    case SMPROF_SELECT_STEP:
+      g_string_append_printf (out, _("%s steps "), smprof_mode_to_string (selection->mode));
+      append_step (out, selection->start_step);
+      g_string_append_printf (out, " (%s) – ", smprof_phase_to_string (selection->start_phase));
+      append_step (out, selection->end_step);
+      g_string_append_printf (out, " (%s)", smprof_phase_to_string (selection->end_phase));
+      break;
+    case SMPROF_SELECT_TIME:
+    case SMPROF_SELECT_OVERLAP:
+      g_string_append_printf (out, _("time %s s – %s s"),
+                              smprof_float_format_repr (a, selection->start_us / 1e6),
+                              smprof_float_format_repr (b, selection->end_us / 1e6));
+      break;
+    case SMPROF_SELECT_BETWEEN_MODES:
+      g_string_append_printf (out, _("from %s to %s"),
+                              smprof_mode_to_string (selection->start_mode),
+                              smprof_mode_to_string (selection->end_mode));
+      break;
+    case SMPROF_SELECT_PRE_STEP_ZERO:
+      g_string_append (out, _("pre-step-zero"));
+      break;
+    case SMPROF_SELECT_POST_HOOK_CLOSE:
+      g_string_append (out, _("post-hook-close"));
+      break;
+    case SMPROF_SELECT_INITIALIZATION:
+      g_string_append (out, _("initialization"));
+      break;
+    case SMPROF_SELECT_TRAINING_LOOP:
+      g_string_append (out, _("training loop"));
+      break;
+    case SMPROF_SELECT_FINALIZATION:
+      g_string_append (out, _("finalization"));
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+static int
+compare_ids (gconstpointer a,
+             gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+/**
+ * smprof_node_choice_resolve:
+ * @choice: the nodes asked for
+ * @records: (element-type SmprofRecord): one profiler's records, in record order
+ *
+ * "any" is smdebug's rule: the node of the first record in record order.
+ *
+ * Returns: (transfer full): the node ids, possibly empty
+ */
+char **
+smprof_node_choice_resolve (const SmprofNodeChoice *choice,
+                            GPtrArray              *records)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+
+  switch (choice->kind)
+    {
+    case SMPROF_NODES_ANY:
+      if (records->len > 0)
+        g_strv_builder_add (builder, ((SmprofRecord *) g_ptr_array_index (records, 0))->node_id);
+      break;
+
+    case SMPROF_NODES_ALL:
+      {
+        g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+        g_autoptr(GPtrArray) ids = g_ptr_array_new ();
+
+        for (guint i = 0; i < records->len; i++)
+          {
+            const char *id = ((SmprofRecord *) g_ptr_array_index (records, i))->node_id;
+
+            if (g_hash_table_add (seen, (gpointer) id))
+              g_ptr_array_add (ids, (gpointer) id);
+          }
+        g_ptr_array_sort (ids, compare_ids);
+        for (guint i = 0; i < ids->len; i++)
+          g_strv_builder_add (builder, g_ptr_array_index (ids, i));
+      }
+      break;
+
+    case SMPROF_NODES_LIST:
+      g_strv_builder_addv (builder, (const char **) choice->ids);
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+
+  return g_strv_builder_end (builder);
+}
+
+/**
+ * smprof_select:
+ * @records: (element-type SmprofRecord): one profiler's records, in record order
+ * @node_ids: the nodes to keep
+ * @selection: the rule
+ *
+ * Returns: (transfer container) (element-type SmprofRecord): the matching
+ *   records, in record order (the order smdebug aggregates them in)
+ */
+GPtrArray *
+smprof_select (GPtrArray             *records,
+               const char * const    *node_ids,
+               const SmprofSelection *selection)
+{
+  GPtrArray *selected = g_ptr_array_new ();
+
+  for (guint i = 0; i < records->len; i++)
+    {
+      SmprofRecord *record = g_ptr_array_index (records, i);
+
+      if (g_strv_contains (node_ids, record->node_id) && smprof_selection_matches (selection, record))
+        g_ptr_array_add (selected, record);
+    }
+
+  return selected;
+}

@@ -1,0 +1,136 @@
+/* smprof-source.c
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include "smprof-source.h"
+
+G_DEFINE_INTERFACE (SmprofSource, smprof_source, G_TYPE_OBJECT)
+
+static void
+smprof_source_default_init (SmprofSourceInterface *iface)
+{
+}
+
+SmprofProblem *
+smprof_problem_new (const char *path,
+                    const char *message)
+{
+  SmprofProblem *problem = g_new0 (SmprofProblem, 1);
+
+  problem->path = g_strdup (path);
+  problem->message = g_strdup (message);
+
+  return problem;
+}
+
+void
+smprof_problem_free (SmprofProblem *problem)
+{
+  if (problem == NULL)
+    return;
+
+  g_free (problem->path);
+  g_free (problem->message);
+  g_free (problem);
+}
+
+static void
+listing_entry_free (gpointer data)
+{
+  SmprofListingEntry *entry = data;
+
+  g_free (entry->path);
+  g_free (entry);
+}
+
+SmprofListing *
+smprof_listing_new (void)
+{
+  SmprofListing *listing = g_new0 (SmprofListing, 1);
+
+  listing->entries = g_ptr_array_new_with_free_func (listing_entry_free);
+  listing->problems = g_ptr_array_new_with_free_func ((GDestroyNotify) smprof_problem_free);
+
+  return listing;
+}
+
+void
+smprof_listing_free (SmprofListing *listing)
+{
+  if (listing == NULL)
+    return;
+
+  g_ptr_array_unref (listing->entries);
+  g_ptr_array_unref (listing->problems);
+  g_free (listing);
+}
+
+void
+smprof_listing_add (SmprofListing     *listing,
+                    const char        *path,
+                    SmprofListingKind  kind,
+                    guint64            size)
+{
+  SmprofListingEntry *entry = g_new0 (SmprofListingEntry, 1);
+
+  entry->path = g_strdup (path);
+  entry->kind = kind;
+  entry->size = size;
+  g_ptr_array_add (listing->entries, entry);
+}
+
+void
+smprof_listing_add_problem (SmprofListing *listing,
+                            const char    *path,
+                            const char    *message)
+{
+  g_ptr_array_add (listing->problems, smprof_problem_new (path, message));
+}
+
+char *
+smprof_source_dup_location (SmprofSource *self)
+{
+  g_return_val_if_fail (SMPROF_IS_SOURCE (self), NULL);
+
+  return SMPROF_SOURCE_GET_IFACE (self)->dup_location (self);
+}
+
+char *
+smprof_source_dup_file_location (SmprofSource *self,
+                                 const char   *path)
+{
+  g_return_val_if_fail (SMPROF_IS_SOURCE (self), NULL);
+  g_return_val_if_fail (path != NULL, NULL);
+
+  return SMPROF_SOURCE_GET_IFACE (self)->dup_file_location (self, path);
+}
+
+gboolean
+smprof_source_list (SmprofSource   *self,
+                    SmprofListing  *listing,
+                    GCancellable   *cancellable,
+                    GError        **error)
+{
+  g_return_val_if_fail (SMPROF_IS_SOURCE (self), FALSE);
+  g_return_val_if_fail (listing != NULL, FALSE);
+  g_return_val_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable), FALSE);
+
+  return SMPROF_SOURCE_GET_IFACE (self)->list (self, listing, cancellable, error);
+}
+
+GBytes *
+smprof_source_load (SmprofSource  *self,
+                    const char    *path,
+                    GCancellable  *cancellable,
+                    GError       **error)
+{
+  g_return_val_if_fail (SMPROF_IS_SOURCE (self), NULL);
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable), NULL);
+
+  return SMPROF_SOURCE_GET_IFACE (self)->load (self, path, cancellable, error);
+}

@@ -1,0 +1,111 @@
+/* smprof-source.h: where a job's files come from (a local folder, later S3)
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+/**
+ * SmprofProblem:
+ * @path: the file or folder, relative to the job root
+ * @message: what is wrong with it, for a person
+ *
+ * Something in a job that was skipped. Problems never stop a job from loading.
+ */
+typedef struct
+{
+  char *path;
+  char *message;
+} SmprofProblem;
+
+SmprofProblem *smprof_problem_new  (const char    *path,
+                                    const char    *message);
+void           smprof_problem_free (SmprofProblem *problem);
+
+typedef enum
+{
+  SMPROF_LISTING_FILE,
+  SMPROF_LISTING_EMPTY_FOLDER,
+} SmprofListingKind;
+
+typedef struct
+{
+  char              *path;   /* relative to the job root, '/'-separated */
+  SmprofListingKind  kind;
+  guint64            size;
+} SmprofListingEntry;
+
+/**
+ * SmprofListing:
+ *
+ * What a source found below `framework/`: every file in node and interval
+ * folders, interval folders without files, and what it could not read.
+ */
+typedef struct
+{
+  GPtrArray *entries;   /* SmprofListingEntry */
+  GPtrArray *problems;  /* SmprofProblem */
+} SmprofListing;
+
+SmprofListing *smprof_listing_new         (void);
+void           smprof_listing_free        (SmprofListing     *listing);
+void           smprof_listing_add         (SmprofListing     *listing,
+                                           const char        *path,
+                                           SmprofListingKind  kind,
+                                           guint64            size);
+void           smprof_listing_add_problem (SmprofListing     *listing,
+                                           const char        *path,
+                                           const char        *message);
+
+#define SMPROF_TYPE_SOURCE (smprof_source_get_type ())
+
+G_DECLARE_INTERFACE (SmprofSource, smprof_source, SMPROF, SOURCE, GObject)
+
+/**
+ * SmprofSourceInterface:
+ * @dup_location: the job root as a user would name it (a path, an s3:// URI)
+ * @dup_file_location: where one file of the job lives, as a user would name it
+ * @list: fills a listing; called from a worker thread
+ * @load: reads one file; called from worker threads, concurrently
+ *
+ * The small seam every job reader goes through, so that a local folder and an
+ * S3 prefix look the same to the index.
+ */
+struct _SmprofSourceInterface
+{
+  GTypeInterface parent_iface;
+
+  char     *(*dup_location)      (SmprofSource   *self);
+  char     *(*dup_file_location) (SmprofSource   *self,
+                                  const char     *path);
+  gboolean  (*list)              (SmprofSource   *self,
+                                  SmprofListing  *listing,
+                                  GCancellable   *cancellable,
+                                  GError        **error);
+  GBytes   *(*load)              (SmprofSource   *self,
+                                  const char     *path,
+                                  GCancellable   *cancellable,
+                                  GError        **error);
+};
+
+char     *smprof_source_dup_location      (SmprofSource   *self);
+char     *smprof_source_dup_file_location (SmprofSource   *self,
+                                           const char     *path);
+gboolean  smprof_source_list              (SmprofSource   *self,
+                                           SmprofListing  *listing,
+                                           GCancellable   *cancellable,
+                                           GError        **error);
+GBytes   *smprof_source_load              (SmprofSource   *self,
+                                           const char     *path,
+                                           GCancellable   *cancellable,
+                                           GError        **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SmprofListing, smprof_listing_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SmprofProblem, smprof_problem_free)
+
+G_END_DECLS
