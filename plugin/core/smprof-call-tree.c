@@ -84,6 +84,21 @@ smprof_call_tree_ensure_child (SmprofCallTree *self,
   return index;
 }
 
+void
+smprof_call_tree_add_time (SmprofCallTree *self,
+                           guint32         node,
+                           double          total,
+                           double          self_time)
+{
+  SmprofCallTreeNode *entry;
+
+  g_return_if_fail (node < self->nodes->len);
+
+  entry = &g_array_index (self->nodes, SmprofCallTreeNode, node);
+  entry->total += total;
+  entry->self += self_time;
+}
+
 /* Merge by path identity, the natural extension of pyinstrument's own
  * aggregate_repeated_calls: the same (function, file, line) under the same
  * merged parent is one node, and its times are summed. */

@@ -34,6 +34,10 @@ void                      smprof_call_tree_free         (SmprofCallTree         
 guint32                   smprof_call_tree_ensure_child (SmprofCallTree                  *self,
                                                          guint32                          parent,
                                                          guint32                          func);
+void                      smprof_call_tree_add_time     (SmprofCallTree                  *self,
+                                                         guint32                          node,
+                                                         double                           total,
+                                                         double                           self_time);
 void                      smprof_call_tree_add_session  (SmprofCallTree                  *self,
                                                          const SmprofPyinstrumentSession *session);
 void                      smprof_call_tree_sort         (SmprofCallTree                  *self);

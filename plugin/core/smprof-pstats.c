@@ -15,6 +15,10 @@
 
 #define NOT_FOUND G_MAXUINT32
 
+/* In key_ids, marks a string value already found to be valid UTF-8: file
+ * names are shared by reference between many keys. */
+#define VALID_STRING (SMPROF_FUNC_NONE - 1)
+
 /* key_ids is filled with 0xff bytes to mean "not interned yet". */
 G_STATIC_ASSERT (SMPROF_FUNC_NONE == 0xffffffffu);
 
@@ -36,7 +40,8 @@ typedef struct
 {
   SmprofMarshal    *marshal;
   SmprofFuncTable  *table;
-  guint32          *key_ids;     /* value index -> func id, for keys repeated by reference */
+  guint32          *key_ids;     /* value index -> func id of a key tuple, for keys
+                                  * repeated by reference, or VALID_STRING */
   SmprofCallerStat *callers;
   guint             n_callers;
   guint             callers_size;
@@ -225,6 +230,25 @@ read_string (Reader      *reader,
   return TRUE;
 }
 
+/* Returns a valid UTF-8 copy of the string at @index, or %NULL if it is valid. */
+static char *
+dup_valid_utf8 (Reader  *reader,
+                guint32  index)
+{
+  const SmprofMarshalValue *value = value_at (reader, index);
+
+  if (reader->key_ids[index] == VALID_STRING)
+    return NULL;
+
+  /* CPython writes str with "surrogatepass", so a lone surrogate (or, from a
+   * hostile file, any byte) can arrive; the table holds valid UTF-8 only. */
+  if (!g_utf8_validate_len (value->v.s, value->length, NULL))
+    return g_utf8_make_valid (value->v.s, value->length);
+
+  reader->key_ids[index] = VALID_STRING;
+  return NULL;
+}
+
 static gboolean
 read_key (Reader  *reader,
           guint32  index,
@@ -239,7 +263,8 @@ read_key (Reader  *reader,
   gsize name_len = 0;
   gint64 line = 0;
 
-  if (reader->key_ids[index] != SMPROF_FUNC_NONE)
+  /* A string's mark is no func id: a key that is a string fails below. */
+  if (reader->key_ids[index] != SMPROF_FUNC_NONE && reader->key_ids[index] != VALID_STRING)
     {
       *out_id = reader->key_ids[index];
       return TRUE;
@@ -253,17 +278,15 @@ read_key (Reader  *reader,
       !read_string (reader, item_at (reader, key, 2), "a function key's name", &name, &name_len))
     return FALSE;
 
-  /* CPython writes str with "surrogatepass", so a lone surrogate (or, from a
-   * hostile file, any byte) can arrive; the table holds valid UTF-8 only. */
-  if (!g_utf8_validate_len (file, file_len, NULL))
+  valid_file = dup_valid_utf8 (reader, item_at (reader, key, 0));
+  if (valid_file != NULL)
     {
-      valid_file = g_utf8_make_valid (file, file_len);
       file = valid_file;
       file_len = strlen (valid_file);
     }
-  if (!g_utf8_validate_len (name, name_len, NULL))
+  valid_name = dup_valid_utf8 (reader, item_at (reader, key, 2));
+  if (valid_name != NULL)
     {
-      valid_name = g_utf8_make_valid (name, name_len);
       name = valid_name;
       name_len = strlen (valid_name);
     }
@@ -309,10 +332,14 @@ read_callers (Reader         *reader,
       if (value->type == SMPROF_MARSHAL_TUPLE && value->length == 4)
         {
           /* The caller tuple counts (nc, cc), the reverse of the function's. */
-          if (!read_int (reader, item_at (reader, value, 0), "a caller's call count", &caller.nc) ||
-              !read_int (reader, item_at (reader, value, 1), "a caller's primitive call count", &caller.cc) ||
-              !read_number (reader, item_at (reader, value, 2), "a caller's self time", &caller.tt) ||
-              !read_number (reader, item_at (reader, value, 3), "a caller's cumulative time", &caller.ct))
+          if (!read_int (reader, item_at (reader, value, 0),
+                         "a caller's call count", &caller.nc) ||
+              !read_int (reader, item_at (reader, value, 1),
+                         "a caller's primitive call count", &caller.cc) ||
+              !read_number (reader, item_at (reader, value, 2),
+                            "a caller's self time", &caller.tt) ||
+              !read_number (reader, item_at (reader, value, 3),
+                            "a caller's cumulative time", &caller.ct))
             return FALSE;
         }
       else if (value->type == SMPROF_MARSHAL_INT)
@@ -392,10 +419,14 @@ read_stats (Reader       *reader,
       if (value->type != SMPROF_MARSHAL_TUPLE || value->length != 5)
         return fail (reader, value, "a function stat must be a 5-tuple, found ");
 
-      if (!read_int (reader, item_at (reader, value, 0), "a function's primitive call count", &stat.cc) ||
-          !read_int (reader, item_at (reader, value, 1), "a function's call count", &stat.nc) ||
-          !read_number (reader, item_at (reader, value, 2), "a function's self time", &stat.tt) ||
-          !read_number (reader, item_at (reader, value, 3), "a function's cumulative time", &stat.ct))
+      if (!read_int (reader, item_at (reader, value, 0),
+                     "a function's primitive call count", &stat.cc) ||
+          !read_int (reader, item_at (reader, value, 1),
+                     "a function's call count", &stat.nc) ||
+          !read_number (reader, item_at (reader, value, 2),
+                        "a function's self time", &stat.tt) ||
+          !read_number (reader, item_at (reader, value, 3),
+                        "a function's cumulative time", &stat.ct))
         return FALSE;
 
       {
