@@ -40,8 +40,18 @@ load_record (SmprofJob    *self,
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         return;
 
+      g_autofree char *message = NULL;
+
+      if (error->domain == SMPROF_FORMAT_ERROR)
+        message = g_strdup_printf (record->profiler == SMPROF_PROFILER_CPROFILE
+                                   ? _("damaged cProfile stats, interval skipped: %s")
+                                   : _("damaged Pyinstrument session, interval skipped: %s"),
+                                   error->message);
+      else
+        message = g_strdup_printf (_("cannot read, interval skipped: %s"), error->message);
+
       record->failed = TRUE;
-      _smprof_job_add_problem (self, record->path, error->message);
+      _smprof_job_add_problem (self, record->path, message);
     }
 }
 

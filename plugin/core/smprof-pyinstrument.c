@@ -198,8 +198,9 @@ read_frame (Reader      *reader,
 
     stored->subtree_size = reader->frames->len - index;
     /* Each time is rounded to 6 decimals on its own, so children may exceed
-     * their parent by a microsecond. */
-    stored->self_time = MAX (0.0, stored->time - children_time);
+     * their parent by a microsecond and self time may be -1e-06: it is kept
+     * exact (it sums back to the parent's time), and views clamp what they show. */
+    stored->self_time = stored->time - children_time;
   }
 
   return TRUE;

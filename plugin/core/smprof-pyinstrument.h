@@ -19,7 +19,7 @@ typedef struct
   guint32 func;          /* (function, file_path, line_no) in the job's SmprofFuncTable */
   guint32 subtree_size;  /* this frame and all its descendants */
   double  time;          /* seconds, including descendants */
-  double  self_time;     /* time minus the children's time, never below 0 */
+  double  self_time;     /* time minus the children's time (may be -1e-06 from rounding) */
 } SmprofPyFrame;
 
 typedef struct
