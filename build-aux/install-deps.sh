@@ -7,6 +7,16 @@ packages=(
   meson ninja-build pkg-config gcc
   libglib2.0-dev libjson-glib-dev
   gettext python3
+  # exports: cairo draws the images, libsysprof-capture-4 writes .syscap
+  libcairo2-dev libsysprof-4-dev
+  # the export tests' consumers: rsvg-convert, pdftoppm, speedscope's schema check, pyprof2calltree
+  librsvg2-bin poppler-utils python3-jsonschema pyprof2calltree
+  # the viewer and its plugin (GTK 4), and the UI tests: a virtual X server and a session bus
+  libgtk-4-dev xvfb xauth dbus
+  # S3: libsoup 3 (glib-networking gives it TLS), and the S3-compatible server
+  # the integration test starts on 127.0.0.1 (OpenStack Swift with s3api)
+  libsoup-3.0-dev glib-networking
+  swift-proxy swift-account swift-container swift-object
 )
 
 sudo=""

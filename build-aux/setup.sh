@@ -1,6 +1,7 @@
 #!/bin/bash
-# The first command of the README: installs what is needed, builds smprof and
-# runs it on the bundled sample job.
+# The first command of the README: installs what is needed, builds smprof,
+# runs the command line on the bundled sample job, then opens that job in the
+# viewer with the SageMaker plugin loaded from the build tree.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,3 +21,15 @@ echo "== smprof list data/sample-job =="
 echo
 echo "== smprof stats data/sample-job --step 3 --end-step 5 --limit 15 =="
 ./_build/cli/smprof stats data/sample-job --step 3 --end-step 5 --limit 15
+
+echo
+echo "== smprof-viewer data/sample-job (the plugin from _build/plugin) =="
+# SMPROF_VIEWER_PLUGIN_PATH is what `meson devenv -C _build` sets too.
+export SMPROF_VIEWER_PLUGIN_PATH="$PWD/_build/plugin${SMPROF_VIEWER_PLUGIN_PATH:+:$SMPROF_VIEWER_PLUGIN_PATH}"
+if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
+  exec ./_build/viewer/smprof-viewer data/sample-job
+else
+  echo "No display here. On a desktop, run:"
+  echo "  SMPROF_VIEWER_PLUGIN_PATH=$PWD/_build/plugin ./_build/viewer/smprof-viewer data/sample-job"
+  echo "or: meson devenv -C _build smprof-viewer \"$PWD/data/sample-job\""
+fi

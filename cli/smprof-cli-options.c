@@ -24,6 +24,8 @@ smprof_cli_print_usage (FILE *stream)
              "  smprof list  SOURCE [--profiler P] [--json]\n"
              "  smprof stats SOURCE [--profiler P] [--node ID|any|all|ID,ID...] SELECTION\n"
              "               [--json] [--sort tottime|cumtime|ncalls|pcalls] [--limit N]\n"
+             "  smprof export SOURCE [--profiler P] [--node ...] SELECTION --format FORMAT -o FILE\n"
+             "               [--direction up|down] [--width PX] [--min-width PX] [--title T]\n"
              "\n"
              "SELECTION:\n"
              "  --step START [--end-step END] [--mode M] [--start-phase P] [--end-phase P]\n"
@@ -32,11 +34,16 @@ smprof_cli_print_usage (FILE *stream)
              "  --pre-step-zero | --post-hook-close | --training-phase | --job-phase | --all\n"
              "\n"
              "SOURCE is a job folder (the one holding framework/) or a folder below it,\n"
-             "down to framework/<framework>/<profiler>.\n"
+             "down to framework/<framework>/<profiler>, or the same on S3:\n"
+             "s3://BUCKET/PREFIX/JOB/profiler-output. With an s3:// SOURCE:\n"
+             "  --refresh            list S3 again instead of using the cached listing\n"
+             "  --no-sign-request    anonymous requests, for a public bucket\n"
+             "  --concurrency N      parallel requests (default 8)\n"
              "Modes: train eval predict global prestepzero posthookclose (or TRAIN, ...).\n"
              "Phases: start stepstart forwardpassend stepend end (or STEP_START, ...).\n"
              "Defaults as smdebug's: --mode train --start-phase stepstart --end-phase stepend\n"
-             "--node any (the node whose first interval starts earliest), END = START.\n"));
+             "--node any (the node whose first interval starts earliest), END = START.\n"
+             "FORMAT: svg png pdf folded speedscope pstats csv json syscap; -o - is stdout.\n"));
 }
 
 void
@@ -44,6 +51,8 @@ smprof_cli_options_clear (SmprofCliOptions *options)
 {
   g_clear_pointer (&options->source, g_free);
   g_clear_pointer (&options->node_list, g_strfreev);
+  g_clear_pointer (&options->output, g_free);
+  g_clear_pointer (&options->title, g_free);
 }
 
 typedef struct
@@ -169,6 +178,91 @@ set_selection (SmprofCliOptions     *options,
     options->selection.kind = selection_kind;
 
   return TRUE;
+}
+
+static gboolean
+parse_pixels (const char  *option,
+              const char  *text,
+              double       minimum,
+              double       maximum,
+              double      *value,
+              GError     **error)
+{
+  char *end = NULL;
+
+  *value = g_ascii_strtod (text, &end);
+  if (*text == '\0' || end == NULL || *end != '\0' || !(*value >= minimum && *value <= maximum))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("%s takes pixels from %g to %g, not “%s”"), option, minimum, maximum, text);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* The options only `export` takes. */
+static gboolean
+parse_export_option (SmprofCliOptions  *options,
+                     const char        *option,
+                     const char        *value,
+                     GError           **error)
+{
+  if (strcmp (option, "--format") == 0)
+    {
+      if (!smprof_export_format_from_string (value, &options->format))
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       _("--format is svg, png, pdf, folded, speedscope, pstats, csv, json or syscap, not “%s”"),
+                       value);
+          return FALSE;
+        }
+      options->has_format = TRUE;
+    }
+  else if (strcmp (option, "--output") == 0 || strcmp (option, "-o") == 0)
+    {
+      g_free (options->output);
+      options->output = g_strdup (value);
+    }
+  else if (strcmp (option, "--direction") == 0)
+    {
+      if (strcmp (value, "up") == 0)
+        options->export.direction = SMPROF_FLAME_DIRECTION_UP;
+      else if (strcmp (value, "down") == 0)
+        options->export.direction = SMPROF_FLAME_DIRECTION_DOWN;
+      else
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       _("--direction is up (a flame graph) or down (an icicle graph), not “%s”"), value);
+          return FALSE;
+        }
+    }
+  else if (strcmp (option, "--width") == 0)
+    return parse_pixels (option, value, 100, 16384, &options->export.width, error);
+  else if (strcmp (option, "--min-width") == 0)
+    return parse_pixels (option, value, 0, 16384, &options->export.min_frame_width, error);
+  else if (strcmp (option, "--title") == 0)
+    {
+      g_free (options->title);
+      options->title = g_strdup (value);
+      options->export.title = options->title;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+is_export_option (const char *option)
+{
+  static const char *const names[] = {
+    "--format", "--output", "-o", "--direction", "--width", "--min-width", "--title",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    if (strcmp (option, names[i]) == 0)
+      return TRUE;
+
+  return FALSE;
 }
 
 /* The refinements of --step, kept apart so they may come before it. */
@@ -332,6 +426,25 @@ parse_option (SmprofCliOptions  *options,
                !parse_mode (option, second, &selection->end_mode, error))
         return FALSE;
     }
+  else if (strcmp (option, "--refresh") == 0)
+    options->refresh = TRUE;
+  else if (strcmp (option, "--no-sign-request") == 0)
+    options->no_sign_request = TRUE;
+  else if (strcmp (option, "--concurrency") == 0)
+    {
+      gint64 concurrency;
+
+      if (!take_value (cursor, option, &value, error) ||
+          !parse_integer (option, value, 1, &concurrency, error))
+        return FALSE;
+      if (concurrency > 64)
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       _("%s takes 1 to 64 parallel requests, not %s"), option, value);
+          return FALSE;
+        }
+      options->concurrency = (guint) concurrency;
+    }
   else if (strcmp (option, "--pre-step-zero") == 0)
     return set_selection (options, SMPROF_CLI_SELECT_ONE, SMPROF_SELECT_PRE_STEP_ZERO, option, error);
   else if (strcmp (option, "--post-hook-close") == 0)
@@ -342,6 +455,16 @@ parse_option (SmprofCliOptions  *options,
     return set_selection (options, SMPROF_CLI_SELECT_TRAINING_PHASE, SMPROF_SELECT_BETWEEN_MODES, option, error);
   else if (strcmp (option, "--job-phase") == 0)
     return set_selection (options, SMPROF_CLI_SELECT_JOB_PHASE, SMPROF_SELECT_TRAINING_LOOP, option, error);
+  else if (is_export_option (option))
+    {
+      if (options->command != SMPROF_CLI_EXPORT)
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, _("%s goes with export"), option);
+          return FALSE;
+        }
+      return take_value (cursor, option, &value, error) &&
+             parse_export_option (options, option, value, error);
+    }
   else
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_UNKNOWN_OPTION,
@@ -369,7 +492,7 @@ smprof_cli_options_parse (SmprofCliOptions  *options,
                           gboolean          *show_help,
                           GError           **error)
 {
-  static const char *commands[] = { "nodes", "list", "stats" };
+  static const char *commands[] = { "nodes", "list", "stats", "export" };
   Cursor cursor = { argc, argv, 2, NULL };
   StepExtras extras = { FALSE };
   gboolean found = FALSE;
@@ -377,6 +500,7 @@ smprof_cli_options_parse (SmprofCliOptions  *options,
   memset (options, 0, sizeof *options);
   options->limit = -1;
   options->nodes.kind = SMPROF_NODES_ANY;
+  smprof_export_options_init (&options->export);
   *show_help = FALSE;
 
   if (argc < 2 || strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0)
@@ -397,7 +521,7 @@ smprof_cli_options_parse (SmprofCliOptions  *options,
   if (!found)
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
-                   _("unknown command “%s” (nodes, list or stats)"), argv[1]);
+                   _("unknown command “%s” (nodes, list, stats or export)"), argv[1]);
       return FALSE;
     }
 
@@ -405,7 +529,7 @@ smprof_cli_options_parse (SmprofCliOptions  *options,
     {
       const char *arg = argv[cursor.index];
 
-      if (g_str_has_prefix (arg, "--") || strcmp (arg, "-h") == 0)
+      if (g_str_has_prefix (arg, "--") || strcmp (arg, "-h") == 0 || strcmp (arg, "-o") == 0)
         {
           const char *equals = strchr (arg, '=');
           g_autofree char *option = equals ? g_strndup (arg, equals - arg) : g_strdup (arg);
@@ -458,14 +582,38 @@ smprof_cli_options_parse (SmprofCliOptions  *options,
         options->selection.end_phase = extras.end_phase_value;
     }
 
-  if (options->command == SMPROF_CLI_STATS && options->select_kind == SMPROF_CLI_SELECT_NONE)
+  if ((options->command == SMPROF_CLI_STATS || options->command == SMPROF_CLI_EXPORT) &&
+      options->select_kind == SMPROF_CLI_SELECT_NONE)
     {
-      g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
-                           _("stats needs a selection, such as --step 5 or --all"));
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
+                   _("%s needs a selection, such as --step 5 or --all"), argv[1]);
       return FALSE;
     }
 
-  if (options->command != SMPROF_CLI_STATS &&
+  if (options->command == SMPROF_CLI_EXPORT)
+    {
+      if (options->select_kind != SMPROF_CLI_SELECT_ONE)
+        {
+          g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
+                               _("export writes one selection: --training-phase and --job-phase give several "
+                                 "(use --between-modes, --pre-step-zero, ... instead)"));
+          return FALSE;
+        }
+      if (!options->has_format || options->output == NULL)
+        {
+          g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
+                               _("export needs --format FORMAT and -o FILE"));
+          return FALSE;
+        }
+      if (options->json || options->has_sort || options->limit >= 0)
+        {
+          g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
+                               _("export takes no --json, --sort or --limit (--format json writes all functions)"));
+          return FALSE;
+        }
+    }
+
+  if (options->command != SMPROF_CLI_STATS && options->command != SMPROF_CLI_EXPORT &&
       (options->select_kind != SMPROF_CLI_SELECT_NONE || options->has_sort || options->limit >= 0 ||
        options->nodes.kind != SMPROF_NODES_ANY))
     {

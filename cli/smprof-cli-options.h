@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "smprof-cprofile-profile.h"
+#include "smprof-export.h"
 #include "smprof-query.h"
 
 G_BEGIN_DECLS
@@ -18,6 +19,7 @@ typedef enum
   SMPROF_CLI_NODES,
   SMPROF_CLI_LIST,
   SMPROF_CLI_STATS,
+  SMPROF_CLI_EXPORT,
 } SmprofCliCommand;
 
 typedef enum
@@ -42,6 +44,16 @@ typedef struct
   gboolean             has_sort;
   SmprofSortKey        sort;
   int                  limit;       /* -1: none */
+  /* an s3:// SOURCE */
+  gboolean             refresh;          /* --refresh: list again, not from the cache */
+  gboolean             no_sign_request;  /* --no-sign-request: anonymous */
+  guint                concurrency;      /* --concurrency N, 0: the default */
+  /* export */
+  gboolean             has_format;
+  SmprofExportFormat   format;
+  char                *output;      /* "-" for stdout */
+  char                *title;
+  SmprofExportOptions  export;      /* its title points to the one above */
 } SmprofCliOptions;
 
 gboolean smprof_cli_options_parse (SmprofCliOptions  *options,

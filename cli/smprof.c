@@ -6,14 +6,18 @@
 
 #include "config.h"
 
+#include <errno.h>
 #include <glib/gi18n.h>
 #include <locale.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "smprof-aggregate.h"
 #include "smprof-cli-options.h"
 #include "smprof-cli-output.h"
+#include "smprof-cli-source.h"
+#include "smprof-export.h"
 #include "smprof-local-source.h"
 #include "smprof-stats-json.h"
 
@@ -24,6 +28,7 @@ enum
   EXIT_NOTHING_SELECTED = 1,
   EXIT_USAGE = 2,
   EXIT_SOURCE = 3,
+  EXIT_WRITE = 4,      /* export: the output could not be written */
 };
 
 typedef struct
@@ -345,11 +350,13 @@ run_job_phase (Cli                *cli,
   return EXIT_OK;
 }
 
+/* The nodes asked for, or an exit status when there is nothing to ask. */
 static int
-run_stats (Cli *cli)
+resolve_nodes (Cli        *cli,
+               GPtrArray  *records,
+               char     ***node_ids)
 {
-  GPtrArray *records = smprof_job_get_records (cli->job, cli->profiler);
-  g_auto(GStrv) node_ids = smprof_node_choice_resolve (&cli->options.nodes, records);
+  *node_ids = smprof_node_choice_resolve (&cli->options.nodes, records);
 
   if (records->len == 0)
     {
@@ -361,15 +368,28 @@ run_stats (Cli *cli)
     {
       g_auto(GStrv) known = smprof_job_dup_node_ids (cli->job, cli->profiler);
 
-      for (guint i = 0; node_ids[i] != NULL; i++)
-        if (!g_strv_contains ((const char * const *) known, node_ids[i]))
+      for (guint i = 0; (*node_ids)[i] != NULL; i++)
+        if (!g_strv_contains ((const char * const *) known, (*node_ids)[i]))
           {
             g_autofree char *list = g_strjoinv (", ", known);
 
-            g_printerr (_("smprof: no node “%s” in this job (nodes: %s)\n"), node_ids[i], list);
+            g_printerr (_("smprof: no node “%s” in this job (nodes: %s)\n"), (*node_ids)[i], list);
             return EXIT_NOTHING_SELECTED;
           }
     }
+
+  return EXIT_OK;
+}
+
+static int
+run_stats (Cli *cli)
+{
+  GPtrArray *records = smprof_job_get_records (cli->job, cli->profiler);
+  g_auto(GStrv) node_ids = NULL;
+  int status = resolve_nodes (cli, records, &node_ids);
+
+  if (status != EXIT_OK)
+    return status;
 
   switch (cli->options.select_kind)
     {
@@ -383,6 +403,93 @@ run_stats (Cli *cli)
     default:
       g_assert_not_reached ();
     }
+}
+
+/* Writes @profile to the -o file, or to stdout for "-". */
+static gboolean
+write_export (Cli            *cli,
+              SmprofProfile  *profile,
+              GError        **error)
+{
+  const SmprofCliOptions *options = &cli->options;
+  g_autoptr(GOutputStream) memory = NULL;
+  g_autoptr(GFile) file = NULL;
+
+  if (strcmp (options->output, "-") != 0)
+    {
+      file = g_file_new_for_commandline_arg (options->output);
+      return smprof_export_profile_to_file (profile, options->format, &options->export, file, NULL, error);
+    }
+
+  memory = g_memory_output_stream_new_resizable ();
+  if (!smprof_export_profile (profile, options->format, &options->export, memory, NULL, error) ||
+      !g_output_stream_close (memory, NULL, error))
+    return FALSE;
+
+  if (fwrite (g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (memory)), 1,
+              g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (memory)), stdout) !=
+        g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (memory)) ||
+      fflush (stdout) != 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   _("could not write to standard output: %s"), g_strerror (saved_errno));
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* One selection, aggregated once and written by the core's exporters. */
+static int
+run_export (Cli *cli)
+{
+  SmprofCliOptions *options = &cli->options;
+  GPtrArray *records = smprof_job_get_records (cli->job, cli->profiler);
+  g_auto(GStrv) node_ids = NULL;
+  g_autoptr(GPtrArray) selected = NULL;
+  g_autoptr(GPtrArray) loaded = NULL;
+  g_autoptr(SmprofProfile) profile = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *what = smprof_selection_describe (&options->selection);
+  int status;
+
+  if (!smprof_export_format_supports (options->format, cli->profiler))
+    {
+      g_printerr (_("smprof: --format %s needs cProfile stats; this is a %s profile "
+                    "(Pyinstrument samples stacks and counts no calls: use speedscope, folded or json)\n"),
+                  smprof_export_format_to_string (options->format), smprof_profiler_to_string (cli->profiler));
+      return EXIT_USAGE;
+    }
+
+  status = resolve_nodes (cli, records, &node_ids);
+  if (status != EXIT_OK)
+    return status;
+
+  selected = smprof_select (records, (const char * const *) node_ids, &options->selection);
+  if (selected->len == 0)
+    {
+      g_printerr (_("smprof: no stats were found for the requested interval (%s)\n"), what);
+      return EXIT_NOTHING_SELECTED;
+    }
+
+  loaded = load_selected (cli, selected);
+  if (loaded == NULL)
+    return EXIT_NOTHING_SELECTED;
+
+  profile = smprof_profile_new (cli->job, cli->profiler, (const char * const *) node_ids, loaded);
+  options->export.selection = what;
+
+  if (!write_export (cli, profile, &error))
+    {
+      g_printerr ("smprof: %s: %s\n", options->output, error->message);
+      return g_error_matches (error, SMPROF_EXPORT_ERROR, SMPROF_EXPORT_ERROR_UNSUPPORTED) ||
+             g_error_matches (error, SMPROF_EXPORT_ERROR, SMPROF_EXPORT_ERROR_INVALID)
+             ? EXIT_USAGE : EXIT_WRITE;
+    }
+
+  return EXIT_OK;
 }
 
 int
@@ -415,7 +522,7 @@ main (int   argc,
       return EXIT_OK;
     }
 
-  source = smprof_local_source_new (cli.options.source, &error);
+  source = smprof_cli_open_source (&cli.options, &error);
   if (source != NULL)
     {
       cli.job = smprof_job_new (source);
@@ -449,6 +556,9 @@ main (int   argc,
       break;
     case SMPROF_CLI_STATS:
       status = run_stats (&cli);
+      break;
+    case SMPROF_CLI_EXPORT:
+      status = run_export (&cli);
       break;
     default:
       g_assert_not_reached ();

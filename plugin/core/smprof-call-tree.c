@@ -8,19 +8,81 @@
 
 #include "smprof-call-tree.h"
 
+/* (parent << 32 | func) -> child node + 1, 0 for an empty bucket. An
+ * estimated tree can reach hundreds of thousands of nodes and is rebuilt for
+ * every range the timeline selects, so this is open addressing with no
+ * allocation per node. */
+typedef struct
+{
+  guint64 *keys;
+  guint32 *values;
+  guint    mask;
+  guint    n_keys;
+} ChildMap;
+
 struct _SmprofCallTree
 {
   SmprofFuncTable *table;
-  GArray          *nodes;     /* SmprofCallTreeNode */
-  GHashTable      *children;  /* (parent << 32 | func) -> node index + 1 */
+  GArray          *nodes;       /* SmprofCallTreeNode */
+  GArray          *last_child;  /* guint32 per node, for appending children in O(1) */
+  ChildMap         children;
 };
 
-static guint
-edge_hash (gconstpointer key)
+static inline guint
+child_hash (guint64 key)
 {
-  guint64 value = *(const guint64 *) key;
+  key ^= key >> 33;
+  key *= G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
+  key ^= key >> 33;
+  return (guint) key;
+}
 
-  return (guint) (value ^ (value >> 29) ^ (value >> 32));
+static void
+child_map_init (ChildMap *map,
+                guint     n_buckets)
+{
+  map->keys = g_new (guint64, n_buckets);
+  map->values = g_new0 (guint32, n_buckets);
+  map->mask = n_buckets - 1;
+  map->n_keys = 0;
+}
+
+static void
+child_map_clear (ChildMap *map)
+{
+  g_clear_pointer (&map->keys, g_free);
+  g_clear_pointer (&map->values, g_free);
+}
+
+static inline guint
+child_map_bucket (const ChildMap *map,
+                  guint64         key)
+{
+  guint i = child_hash (key) & map->mask;
+
+  while (map->values[i] != 0 && map->keys[i] != key)
+    i = (i + 1) & map->mask;
+
+  return i;
+}
+
+static void
+child_map_grow (ChildMap *map)
+{
+  ChildMap bigger;
+
+  child_map_init (&bigger, (map->mask + 1) * 2);
+  for (guint b = 0; b <= map->mask; b++)
+    if (map->values[b] != 0)
+      {
+        guint j = child_map_bucket (&bigger, map->keys[b]);
+
+        bigger.keys[j] = map->keys[b];
+        bigger.values[j] = map->values[b];
+      }
+  bigger.n_keys = map->n_keys;
+  child_map_clear (map);
+  *map = bigger;
 }
 
 SmprofCallTree *
@@ -30,11 +92,14 @@ smprof_call_tree_new (SmprofFuncTable *table)
   SmprofCallTreeNode root = {
     SMPROF_FUNC_NONE, SMPROF_CALL_TREE_NONE, SMPROF_CALL_TREE_NONE, SMPROF_CALL_TREE_NONE, 0, 0
   };
+  guint32 none = SMPROF_CALL_TREE_NONE;
 
   self->table = table;
   self->nodes = g_array_new (FALSE, FALSE, sizeof (SmprofCallTreeNode));
-  self->children = g_hash_table_new_full (edge_hash, g_int64_equal, g_free, NULL);
+  self->last_child = g_array_new (FALSE, FALSE, sizeof (guint32));
+  child_map_init (&self->children, 64);
   g_array_append_val (self->nodes, root);
+  g_array_append_val (self->last_child, none);
 
   return self;
 }
@@ -46,7 +111,8 @@ smprof_call_tree_free (SmprofCallTree *self)
     return;
 
   g_array_unref (self->nodes);
-  g_hash_table_unref (self->children);
+  g_array_unref (self->last_child);
+  child_map_clear (&self->children);
   g_free (self);
 }
 
@@ -57,29 +123,34 @@ smprof_call_tree_ensure_child (SmprofCallTree *self,
                                guint32         func)
 {
   guint64 key = ((guint64) parent << 32) | func;
-  gpointer found = g_hash_table_lookup (self->children, &key);
+  guint bucket = child_map_bucket (&self->children, key);
   SmprofCallTreeNode node = { func, parent, SMPROF_CALL_TREE_NONE, SMPROF_CALL_TREE_NONE, 0, 0 };
+  guint32 none = SMPROF_CALL_TREE_NONE;
   guint32 index;
-  SmprofCallTreeNode *parent_node;
+  guint32 *last;
 
-  if (found != NULL)
-    return GPOINTER_TO_UINT (found) - 1;
+  if (self->children.values[bucket] != 0)
+    return self->children.values[bucket] - 1;
 
   index = self->nodes->len;
   g_array_append_val (self->nodes, node);
-  g_hash_table_insert (self->children, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (index + 1));
+  g_array_append_val (self->last_child, none);
 
-  parent_node = &g_array_index (self->nodes, SmprofCallTreeNode, parent);
-  if (parent_node->first_child == SMPROF_CALL_TREE_NONE)
-    parent_node->first_child = index;
-  else
+  if ((self->children.n_keys + 1) * 2 > self->children.mask + 1)
     {
-      guint32 last = parent_node->first_child;
-
-      while (g_array_index (self->nodes, SmprofCallTreeNode, last).next_sibling != SMPROF_CALL_TREE_NONE)
-        last = g_array_index (self->nodes, SmprofCallTreeNode, last).next_sibling;
-      g_array_index (self->nodes, SmprofCallTreeNode, last).next_sibling = index;
+      child_map_grow (&self->children);
+      bucket = child_map_bucket (&self->children, key);
     }
+  self->children.keys[bucket] = key;
+  self->children.values[bucket] = index + 1;
+  self->children.n_keys++;
+
+  last = &g_array_index (self->last_child, guint32, parent);
+  if (*last == SMPROF_CALL_TREE_NONE)
+    g_array_index (self->nodes, SmprofCallTreeNode, parent).first_child = index;
+  else
+    g_array_index (self->nodes, SmprofCallTreeNode, *last).next_sibling = index;
+  *last = index;
 
   return index;
 }
@@ -173,6 +244,7 @@ smprof_call_tree_sort (SmprofCallTree *self)
       for (guint i = 0; i < siblings->len; i++)
         g_array_index (self->nodes, SmprofCallTreeNode, g_array_index (siblings, guint32, i)).next_sibling =
           i + 1 < siblings->len ? g_array_index (siblings, guint32, i + 1) : SMPROF_CALL_TREE_NONE;
+      g_array_index (self->last_child, guint32, parent) = g_array_index (siblings, guint32, siblings->len - 1);
     }
 }
 

@@ -8,14 +8,25 @@
 
 #include <string.h>
 
-#include "smprof-cprofile-profile.h"
+#include "smprof-cprofile-profile-private.h"
+
+/* (entry << 32 | caller func) -> the caller's slot in the entry's callers + 1.
+ * A whole job's add() looks up every caller edge of every interval, millions
+ * of them, so this is open addressing without an allocation per key. */
+typedef struct
+{
+  guint64 *keys;
+  guint32 *values;   /* 0 for an empty bucket */
+  guint    mask;
+  guint    n_keys;
+} SlotMap;
 
 struct _SmprofCprofileProfile
 {
   SmprofFuncTable *table;
   GArray          *entries;       /* SmprofProfileEntry, in merged dict order */
   GArray          *entry_of_func; /* func id -> entry index + 1, 0 when absent */
-  GHashTable      *caller_slots;  /* (entry << 32 | caller func) -> slot + 1 */
+  SlotMap          caller_slots;
   gint64           total_calls;
   gint64           prim_calls;
   double           total_tt;
@@ -29,12 +40,74 @@ clear_entry (gpointer data)
   g_clear_pointer (&entry->callers, g_array_unref);
 }
 
-static guint
-slot_hash (gconstpointer key)
+static inline guint
+slot_hash (guint64 key)
 {
-  guint64 value = *(const guint64 *) key;
+  key ^= key >> 29;
+  key *= G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
+  key ^= key >> 32;
+  return (guint) key;
+}
 
-  return (guint) (value ^ (value >> 32) * 0x9E3779B1u);
+static void
+slot_map_init (SlotMap *map,
+               guint    n_buckets)
+{
+  map->keys = g_new (guint64, n_buckets);
+  map->values = g_new0 (guint32, n_buckets);
+  map->mask = n_buckets - 1;
+  map->n_keys = 0;
+}
+
+static void
+slot_map_clear (SlotMap *map)
+{
+  g_clear_pointer (&map->keys, g_free);
+  g_clear_pointer (&map->values, g_free);
+}
+
+/* Returns the value's bucket: a stored key's, or the empty one to fill. */
+static inline guint
+slot_map_bucket (const SlotMap *map,
+                 guint64        key)
+{
+  guint i = slot_hash (key) & map->mask;
+
+  while (map->values[i] != 0 && map->keys[i] != key)
+    i = (i + 1) & map->mask;
+
+  return i;
+}
+
+static void
+slot_map_insert (SlotMap *map,
+                 guint64  key,
+                 guint32  value)
+{
+  guint i;
+
+  if ((map->n_keys + 1) * 2 > map->mask + 1)
+    {
+      SlotMap bigger;
+
+      slot_map_init (&bigger, (map->mask + 1) * 2);
+      for (guint b = 0; b <= map->mask; b++)
+        if (map->values[b] != 0)
+          {
+            guint j = slot_map_bucket (&bigger, map->keys[b]);
+
+            bigger.keys[j] = map->keys[b];
+            bigger.values[j] = map->values[b];
+          }
+      bigger.n_keys = map->n_keys;
+      slot_map_clear (map);
+      *map = bigger;
+    }
+
+  i = slot_map_bucket (map, key);
+  map->keys[i] = key;
+  map->values[i] = value;
+  map->n_keys++;
 }
 
 SmprofCprofileProfile *
@@ -46,7 +119,7 @@ smprof_cprofile_profile_new (SmprofFuncTable *table)
   self->entries = g_array_new (FALSE, TRUE, sizeof (SmprofProfileEntry));
   g_array_set_clear_func (self->entries, clear_entry);
   self->entry_of_func = g_array_new (FALSE, TRUE, sizeof (guint32));
-  self->caller_slots = g_hash_table_new_full (slot_hash, g_int64_equal, g_free, NULL);
+  slot_map_init (&self->caller_slots, 256);
 
   return self;
 }
@@ -59,13 +132,14 @@ smprof_cprofile_profile_free (SmprofCprofileProfile *self)
 
   g_array_unref (self->entries);
   g_array_unref (self->entry_of_func);
-  g_hash_table_unref (self->caller_slots);
+  slot_map_clear (&self->caller_slots);
   g_free (self);
 }
 
 static SmprofProfileEntry *
 ensure_entry (SmprofCprofileProfile *self,
               guint32                func,
+              guint                  n_callers,
               guint32               *index)
 {
   guint32 *slot;
@@ -76,7 +150,8 @@ ensure_entry (SmprofCprofileProfile *self,
   slot = &g_array_index (self->entry_of_func, guint32, func);
   if (*slot == 0)
     {
-      SmprofProfileEntry entry = { func, 0, 0, 0, 0, g_array_new (FALSE, FALSE, sizeof (SmprofCallerStat)) };
+      SmprofProfileEntry entry = { func, 0, 0, 0, 0,
+                                   g_array_sized_new (FALSE, FALSE, sizeof (SmprofCallerStat), n_callers) };
 
       g_array_append_val (self->entries, entry);
       *slot = self->entries->len;
@@ -107,7 +182,7 @@ smprof_cprofile_profile_add (SmprofCprofileProfile *self,
     {
       const SmprofFuncStat *stat = &stats->funcs[i];
       guint32 index;
-      SmprofProfileEntry *entry = ensure_entry (self, stat->func, &index);
+      SmprofProfileEntry *entry = ensure_entry (self, stat->func, stat->n_callers, &index);
 
       entry->cc += stat->cc;
       entry->nc += stat->nc;
@@ -118,18 +193,17 @@ smprof_cprofile_profile_add (SmprofCprofileProfile *self,
         {
           const SmprofCallerStat *caller = &stats->callers[stat->first_caller + c];
           guint64 key = ((guint64) index << 32) | caller->caller;
-          gpointer found = g_hash_table_lookup (self->caller_slots, &key);
+          guint bucket = slot_map_bucket (&self->caller_slots, key);
+          guint32 found = self->caller_slots.values[bucket];
 
-          if (found == NULL)
+          if (found == 0)
             {
               g_array_append_val (entry->callers, *caller);
-              g_hash_table_insert (self->caller_slots, g_memdup2 (&key, sizeof key),
-                                   GUINT_TO_POINTER (entry->callers->len));
+              slot_map_insert (&self->caller_slots, key, entry->callers->len);
             }
           else
             {
-              SmprofCallerStat *merged = &g_array_index (entry->callers, SmprofCallerStat,
-                                                         GPOINTER_TO_UINT (found) - 1);
+              SmprofCallerStat *merged = &g_array_index (entry->callers, SmprofCallerStat, found - 1);
 
               merged->nc += caller->nc;
               merged->cc += caller->cc;
@@ -138,6 +212,80 @@ smprof_cprofile_profile_add (SmprofCprofileProfile *self,
             }
         }
     }
+}
+
+/* Builders for profiles summed some other way than add(), such as the range
+ * index's prefix sums. They keep the profile as add() would leave it. */
+void
+_smprof_cprofile_profile_reserve (SmprofCprofileProfile *self,
+                                  guint                  n_entries,
+                                  guint                  n_callers,
+                                  guint                  n_funcs)
+{
+  guint n_buckets = 256;
+
+  g_return_if_fail (self->entries->len == 0);
+
+  g_array_unref (self->entries);
+  self->entries = g_array_sized_new (FALSE, TRUE, sizeof (SmprofProfileEntry), n_entries);
+  g_array_set_clear_func (self->entries, clear_entry);
+  g_array_set_size (self->entry_of_func, MAX (self->entry_of_func->len, n_funcs));
+
+  while (n_buckets < (gsize) n_callers * 2 + 2)
+    n_buckets *= 2;
+  slot_map_clear (&self->caller_slots);
+  slot_map_init (&self->caller_slots, n_buckets);
+}
+
+guint
+_smprof_cprofile_profile_append_entry (SmprofCprofileProfile *self,
+                                       guint32                func,
+                                       guint                  n_callers,
+                                       gint64                 cc,
+                                       gint64                 nc,
+                                       double                 tt,
+                                       double                 ct)
+{
+  guint32 index;
+  SmprofProfileEntry *entry = ensure_entry (self, func, n_callers, &index);
+
+  g_return_val_if_fail (entry->callers->len == 0 && entry->nc == 0 && entry->cc == 0, index);
+
+  entry->cc = cc;
+  entry->nc = nc;
+  entry->tt = tt;
+  entry->ct = ct;
+
+  return index;
+}
+
+void
+_smprof_cprofile_profile_append_caller (SmprofCprofileProfile  *self,
+                                        guint                   entry_index,
+                                        const SmprofCallerStat *caller)
+{
+  SmprofProfileEntry *entry;
+  guint64 key;
+
+  g_return_if_fail (entry_index < self->entries->len);
+
+  entry = &g_array_index (self->entries, SmprofProfileEntry, entry_index);
+  key = ((guint64) entry_index << 32) | caller->caller;
+  g_return_if_fail (self->caller_slots.values[slot_map_bucket (&self->caller_slots, key)] == 0);
+
+  g_array_append_val (entry->callers, *caller);
+  slot_map_insert (&self->caller_slots, key, entry->callers->len);
+}
+
+void
+_smprof_cprofile_profile_set_totals (SmprofCprofileProfile *self,
+                                     gint64                 total_calls,
+                                     gint64                 prim_calls,
+                                     double                 total_tt)
+{
+  self->total_calls = total_calls;
+  self->prim_calls = prim_calls;
+  self->total_tt = total_tt;
 }
 
 guint

@@ -38,7 +38,9 @@ smprof_call_tree_new_estimated (SmprofCprofileProfile *profile)
   SmprofFuncTable *table = smprof_cprofile_profile_get_table (profile);
   SmprofCallTree *tree = smprof_call_tree_new (table);
   guint n_entries = smprof_cprofile_profile_get_n_entries (profile);
-  g_autoptr(GHashTable) entry_of_func = g_hash_table_new (NULL, NULL);
+  guint n_funcs = smprof_func_table_get_size (table);
+  /* func id -> entry + 1: the profile's functions are ids of its job's table. */
+  g_autofree guint *entry_of_func = g_new0 (guint, MAX (n_funcs, 1));
   g_autofree guint *first_edge = g_new0 (guint, n_entries + 1);
   g_autofree guint *on_path = g_new0 (guint, n_entries);
   g_autoptr(GArray) edges = g_array_new (FALSE, FALSE, sizeof (Edge));
@@ -51,9 +53,12 @@ smprof_call_tree_new_estimated (SmprofCprofileProfile *profile)
     return tree;
 
   for (guint i = 0; i < n_entries; i++)
-    g_hash_table_insert (entry_of_func,
-                         GUINT_TO_POINTER (smprof_cprofile_profile_get_entry (profile, i)->func + 1),
-                         GUINT_TO_POINTER (i + 1));
+    {
+      guint32 func = smprof_cprofile_profile_get_entry (profile, i)->func;
+
+      g_return_val_if_fail (func < n_funcs, tree);
+      entry_of_func[func] = i + 1;
+    }
 
   /* Turn callee -> callers into caller -> callees, grouped by caller. */
   by_caller = g_array_new (FALSE, FALSE, sizeof (guint32) * 2);
@@ -64,7 +69,7 @@ smprof_call_tree_new_estimated (SmprofCprofileProfile *profile)
       for (guint c = 0; c < entry->callers->len; c++)
         {
           const SmprofCallerStat *caller = &g_array_index (entry->callers, SmprofCallerStat, c);
-          guint caller_entry = GPOINTER_TO_UINT (g_hash_table_lookup (entry_of_func, GUINT_TO_POINTER (caller->caller + 1)));
+          guint caller_entry = (caller->caller < n_funcs ? entry_of_func[caller->caller] : 0);
 
           if (caller_entry != 0)
             first_edge[caller_entry - 1]++;
@@ -88,7 +93,7 @@ smprof_call_tree_new_estimated (SmprofCprofileProfile *profile)
         for (guint c = 0; c < entry->callers->len; c++)
           {
             const SmprofCallerStat *caller = &g_array_index (entry->callers, SmprofCallerStat, c);
-            guint caller_entry = GPOINTER_TO_UINT (g_hash_table_lookup (entry_of_func, GUINT_TO_POINTER (caller->caller + 1)));
+            guint caller_entry = (caller->caller < n_funcs ? entry_of_func[caller->caller] : 0);
             Edge edge = { i, caller->ct };
 
             if (caller_entry != 0)

@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include "smprof-func-table.h"
+#include "smprof-func-table-private.h"
 
 /* Entries live in fixed blocks that never move, so readers on other threads may
  * look up any id below the published size while a worker interns new keys. */
@@ -16,38 +16,101 @@
 #define BLOCK_SIZE  (1u << BLOCK_SHIFT)
 #define MAX_BLOCKS  (1u << 16)
 
+#define INITIAL_SLOTS 1024
+
 typedef struct
 {
   const char *file;
   const char *name;
   gint64      line;
+  guint32     hash;
+  guint32     file_len;
+  guint32     name_len;
 } FuncEntry;
+
+/* An open-addressing index of the entries: each slot holds id + 1, or 0 when
+ * empty. Slots are only ever filled, never cleared, and a full-enough table is
+ * replaced by a larger copy rather than rehashed in place, so a reader needs no
+ * lock: it sees either a published id or an empty slot. */
+typedef struct
+{
+  guint   mask;
+  guint32 slots[];
+} SlotTable;
 
 struct _SmprofFuncTable
 {
-  GMutex        lock;
+  GMutex        lock;      /* serialises inserts; lookups never take it */
   GStringChunk *strings;
-  GHashTable   *ids;      /* FuncEntry* -> id + 1 */
+  SlotTable    *index;     /* read atomically */
+  GPtrArray    *retired;   /* replaced indexes, which readers may still hold */
   FuncEntry   **blocks;
-  guint         size;     /* read atomically */
+  guint         size;      /* read atomically */
 };
 
-static guint
-func_entry_hash (gconstpointer data)
+/* Parsing a job interns every function key of every file, hundreds of times
+ * per file; most are hits. Hashing the raw bytes where they lie, without a
+ * copy or a lock, keeps that cheap. Any decent mix will do: equality is always
+ * checked on the bytes. */
+static inline guint64
+hash_mix (guint64 h)
 {
-  const FuncEntry *entry = data;
-
-  return g_str_hash (entry->file) * 31u + g_str_hash (entry->name) * 17u + (guint) entry->line;
+  h ^= h >> 33;
+  h *= G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
+  h ^= h >> 33;
+  return h;
 }
 
-static gboolean
-func_entry_equal (gconstpointer a,
-                  gconstpointer b)
+static inline guint64
+hash_bytes (guint64     h,
+            const char *bytes,
+            gsize       len)
 {
-  const FuncEntry *x = a;
-  const FuncEntry *y = b;
+  const guint64 k = G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
 
-  return x->line == y->line && strcmp (x->name, y->name) == 0 && strcmp (x->file, y->file) == 0;
+  for (; len >= 8; bytes += 8, len -= 8)
+    {
+      guint64 word;
+
+      memcpy (&word, bytes, 8);
+      h = (h ^ word) * k;
+      h ^= h >> 29;
+    }
+
+  if (len > 0)
+    {
+      guint64 word = 0;
+
+      memcpy (&word, bytes, len);
+      h = (h ^ word ^ ((guint64) len << 59)) * k;
+      h ^= h >> 29;
+    }
+
+  return h;
+}
+
+static inline guint32
+hash_key (const char *file,
+          gsize       file_len,
+          gint64      line,
+          const char *name,
+          gsize       name_len)
+{
+  guint64 h = hash_bytes (file_len, file, file_len);
+
+  h = hash_mix (h ^ (guint64) line);
+  h = hash_bytes (h ^ name_len, name, name_len);
+
+  return (guint32) hash_mix (h);
+}
+
+static SlotTable *
+slot_table_new (guint n_slots)
+{
+  SlotTable *table = g_malloc0 (sizeof (SlotTable) + n_slots * sizeof (guint32));
+
+  table->mask = n_slots - 1;
+  return table;
 }
 
 SmprofFuncTable *
@@ -57,7 +120,8 @@ smprof_func_table_new (void)
 
   g_mutex_init (&self->lock);
   self->strings = g_string_chunk_new (64 * 1024);
-  self->ids = g_hash_table_new (func_entry_hash, func_entry_equal);
+  self->index = slot_table_new (INITIAL_SLOTS);
+  self->retired = g_ptr_array_new_with_free_func (g_free);
   self->blocks = g_new0 (FuncEntry *, MAX_BLOCKS);
 
   return self;
@@ -72,7 +136,8 @@ smprof_func_table_free (SmprofFuncTable *self)
   for (guint i = 0; i < MAX_BLOCKS && self->blocks[i] != NULL; i++)
     g_free (self->blocks[i]);
   g_free (self->blocks);
-  g_hash_table_unref (self->ids);
+  g_ptr_array_unref (self->retired);
+  g_free (self->index);
   g_string_chunk_free (self->strings);
   g_mutex_clear (&self->lock);
   g_free (self);
@@ -85,6 +150,96 @@ entry_at (SmprofFuncTable *self,
   return &self->blocks[id >> BLOCK_SHIFT][id & (BLOCK_SIZE - 1)];
 }
 
+static inline gboolean
+entry_matches (const FuncEntry *entry,
+               guint32          hash,
+               const char      *file,
+               gsize            file_len,
+               gint64           line,
+               const char      *name,
+               gsize            name_len)
+{
+  return entry->hash == hash && entry->line == line &&
+         entry->file_len == file_len && entry->name_len == name_len &&
+         memcmp (entry->name, name, name_len) == 0 &&
+         memcmp (entry->file, file, file_len) == 0;
+}
+
+static guint32
+find (SmprofFuncTable *self,
+      guint32          hash,
+      const char      *file,
+      gsize            file_len,
+      gint64           line,
+      const char      *name,
+      gsize            name_len)
+{
+  SlotTable *index = g_atomic_pointer_get (&self->index);
+
+  for (guint i = hash & index->mask;; i = (i + 1) & index->mask)
+    {
+      guint32 slot = (guint32) g_atomic_int_get ((gint *) &index->slots[i]);
+
+      if (slot == 0)
+        return SMPROF_FUNC_NONE;
+
+      if (entry_matches (entry_at (self, slot - 1), hash, file, file_len, line, name, name_len))
+        return slot - 1;
+    }
+}
+
+static void
+index_insert (SlotTable *index,
+              guint32    hash,
+              guint32    id)
+{
+  guint i = hash & index->mask;
+
+  while (index->slots[i] != 0)
+    i = (i + 1) & index->mask;
+
+  g_atomic_int_set ((gint *) &index->slots[i], (gint) (id + 1));
+}
+
+/* Called with the lock held, when the index would pass half full. */
+static void
+grow_index (SmprofFuncTable *self)
+{
+  SlotTable *old = self->index;
+  SlotTable *index = slot_table_new ((old->mask + 1) * 2);
+
+  for (guint32 id = 0; id < self->size; id++)
+    index_insert (index, entry_at (self, id)->hash, id);
+
+  g_atomic_pointer_set (&self->index, index);
+  g_ptr_array_add (self->retired, old);
+}
+
+/**
+ * _smprof_func_table_find:
+ * @self: a table
+ * @file: (array length=file_len): the file, not necessarily NUL-terminated
+ * @line: the line
+ * @name: (array length=name_len): the function name, likewise
+ *
+ * Looks a key up without taking a lock or copying it; safe from any thread
+ * while others intern. The bytes need not be valid UTF-8: the table holds only
+ * valid keys, so a key that is not valid is simply not found.
+ *
+ * Returns: the key's id, or %SMPROF_FUNC_NONE
+ */
+guint32
+_smprof_func_table_find (SmprofFuncTable *self,
+                         const char      *file,
+                         gsize            file_len,
+                         gint64           line,
+                         const char      *name,
+                         gsize            name_len)
+{
+  return find (self, hash_key (file, file_len, line, name, name_len),
+               file, file_len, line, name, name_len);
+}
+
 /* Strings need not be NUL-terminated: they usually point into a file's bytes. */
 guint32
 smprof_func_table_intern (SmprofFuncTable *self,
@@ -94,38 +249,57 @@ smprof_func_table_intern (SmprofFuncTable *self,
                           const char      *name,
                           gsize            name_len)
 {
-  g_autofree char *file_z = g_strndup (file, file_len);
-  g_autofree char *name_z = g_strndup (name, name_len);
-  FuncEntry key = { file_z, name_z, line };
-  gpointer found;
-  guint32 id;
+  guint32 hash = hash_key (file, file_len, line, name, name_len);
+  guint32 id = find (self, hash, file, file_len, line, name, name_len);
+  FuncEntry *entry;
+
+  if (id != SMPROF_FUNC_NONE)
+    return id;
+
+  /* Table strings are C strings: a key ends at its first NUL, as it did when
+   * keys were copied with g_strndup(). Stored keys hold no NUL, so a raw key
+   * with one was not found above. */
+  file_len = strnlen (file, file_len);
+  name_len = strnlen (name, name_len);
+  hash = hash_key (file, file_len, line, name, name_len);
 
   g_mutex_lock (&self->lock);
 
-  found = g_hash_table_lookup (self->ids, &key);
-  if (found != NULL)
+  /* Another thread may have added it since. */
+  id = find (self, hash, file, file_len, line, name, name_len);
+  if (id != SMPROF_FUNC_NONE)
     {
       g_mutex_unlock (&self->lock);
-      return GPOINTER_TO_UINT (found) - 1;
+      return id;
     }
 
   id = self->size;
-  if (id >= BLOCK_SIZE * MAX_BLOCKS - 1)
+  if (id >= BLOCK_SIZE * MAX_BLOCKS - 1 || file_len > G_MAXUINT32 || name_len > G_MAXUINT32)
     g_error ("More than %u distinct functions in one job", id);
 
   if (self->blocks[id >> BLOCK_SHIFT] == NULL)
     self->blocks[id >> BLOCK_SHIFT] = g_new0 (FuncEntry, BLOCK_SIZE);
 
+  entry = entry_at (self, id);
   {
-    FuncEntry *entry = entry_at (self, id);
+    /* The chunk shares one copy of each file name between its functions. */
+    g_autofree char *file_z = g_strndup (file, file_len);
 
     entry->file = g_string_chunk_insert_const (self->strings, file_z);
-    entry->name = g_string_chunk_insert (self->strings, name_z);
-    entry->line = line;
-    g_hash_table_insert (self->ids, entry, GUINT_TO_POINTER (id + 1));
   }
+  entry->name = g_string_chunk_insert_len (self->strings, name, name_len);
+  entry->line = line;
+  entry->hash = hash;
+  entry->file_len = file_len;
+  entry->name_len = name_len;
 
+  if ((id + 1) * 2 > self->index->mask + 1)
+    grow_index (self);
+
+  /* The entry is complete before its slot is published. */
+  index_insert (self->index, hash, id);
   g_atomic_int_set (&self->size, id + 1);
+
   g_mutex_unlock (&self->lock);
 
   return id;
@@ -137,14 +311,7 @@ smprof_func_table_lookup (SmprofFuncTable *self,
                           gint64           line,
                           const char      *name)
 {
-  FuncEntry key = { file, name, line };
-  gpointer found;
-
-  g_mutex_lock (&self->lock);
-  found = g_hash_table_lookup (self->ids, &key);
-  g_mutex_unlock (&self->lock);
-
-  return found != NULL ? GPOINTER_TO_UINT (found) - 1 : SMPROF_FUNC_NONE;
+  return _smprof_func_table_find (self, file, strlen (file), line, name, strlen (name));
 }
 
 guint

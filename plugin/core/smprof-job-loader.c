@@ -107,6 +107,20 @@ smprof_job_load_stats (SmprofJob     *self,
         g_ptr_array_add (pending, record);
     }
 
+  /* A remote source fetches the batch over its own connection pool first, so
+   * the parsing threads below do not each wait on one download at a time. */
+  if (pending->len > 0)
+    {
+      g_autoptr(GPtrArray) paths = g_ptr_array_sized_new (pending->len + 1);
+
+      for (guint i = 0; i < pending->len; i++)
+        g_ptr_array_add (paths, ((SmprofRecord *) g_ptr_array_index (pending, i))->path);
+      g_ptr_array_add (paths, NULL);
+
+      if (!smprof_source_prefetch (self->source, (const char * const *) paths->pdata, cancellable, error))
+        return FALSE;
+    }
+
   n_threads = MIN (g_get_num_processors (), pending->len);
 
   /* The calling thread works too, so one pending file costs no thread. */

@@ -6,10 +6,14 @@
 
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "smprof-local-source.h"
 
@@ -257,10 +261,10 @@ list_interval_folder (SmprofLocalSource *self,
 }
 
 static void
-list_node_folder (SmprofLocalSource *self,
-                  SmprofListing     *listing,
-                  const char        *relative,
-                  GCancellable      *cancellable)
+list_node_folder_by_path (SmprofLocalSource *self,
+                          SmprofListing     *listing,
+                          const char        *relative,
+                          GCancellable      *cancellable)
 {
   g_autofree char *path = g_build_filename (self->root, relative, NULL);
   g_autoptr(GPtrArray) names = NULL;
@@ -295,6 +299,207 @@ list_node_folder (SmprofLocalSource *self,
     }
 }
 
+/* A job holds one interval folder per profiled step interval, tens of
+ * thousands of them, so listing costs a few system calls per folder at most:
+ * folders are opened relative to their node folder, and entries the directory
+ * already says are folders are not stat()ed. Whatever fails on this path is
+ * retried on the plain one above, which words the problem. */
+typedef struct
+{
+  char   *name;
+  guint8  type;   /* d_type, or DT_UNKNOWN */
+} FolderName;
+
+static void
+folder_name_clear (gpointer data)
+{
+  g_free (((FolderName *) data)->name);
+}
+
+static int
+compare_folder_names (gconstpointer a,
+                      gconstpointer b)
+{
+  return strcmp (((const FolderName *) a)->name, ((const FolderName *) b)->name);
+}
+
+/* Returns the names in @dir sorted, or %NULL if it cannot be read. */
+static GArray *
+read_sorted_dir (DIR *dir)
+{
+  g_autoptr(GArray) names = g_array_new (FALSE, FALSE, sizeof (FolderName));
+  struct dirent *dent;
+
+  g_array_set_clear_func (names, folder_name_clear);
+
+  errno = 0;
+  while ((dent = readdir (dir)) != NULL)
+    {
+      FolderName name = { NULL, DT_UNKNOWN };
+
+      if (strcmp (dent->d_name, ".") == 0 || strcmp (dent->d_name, "..") == 0)
+        continue;
+
+      name.name = g_strdup (dent->d_name);
+#ifdef _DIRENT_HAVE_D_TYPE
+      name.type = dent->d_type;
+#endif
+      g_array_append_val (names, name);
+    }
+
+  if (errno != 0)
+    return NULL;
+
+  g_array_sort (names, compare_folder_names);
+
+  return g_steal_pointer (&names);
+}
+
+static DIR *
+open_folder_at (int         parent_fd,
+                const char *name)
+{
+  int fd = openat (parent_fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  DIR *dir;
+
+  if (fd < 0)
+    return NULL;
+
+  dir = fdopendir (fd);
+  if (dir == NULL)
+    close (fd);
+
+  return dir;
+}
+
+/* list_interval_folder(), for an interval folder in the node folder @node_fd.
+ * Returns %FALSE, having added nothing, when the folder cannot be read. */
+static gboolean
+list_interval_folder_at (SmprofListing *listing,
+                         int            node_fd,
+                         const char    *name,
+                         const char    *relative)
+{
+  DIR *dir = open_folder_at (node_fd, name);
+  g_autoptr(GArray) names = NULL;
+  guint n_files = 0;
+
+  if (dir == NULL)
+    return FALSE;
+
+  names = read_sorted_dir (dir);
+  if (names == NULL)
+    {
+      closedir (dir);
+      return FALSE;
+    }
+
+  for (guint i = 0; i < names->len; i++)
+    {
+      const FolderName *child = &g_array_index (names, FolderName, i);
+      g_autofree char *child_relative = g_strconcat (relative, "/", child->name, NULL);
+      struct stat st;
+
+      if (fstatat (dirfd (dir), child->name, &st, 0) != 0)
+        {
+          int saved_errno = errno;
+
+          smprof_listing_add_problem (listing, child_relative, g_strerror (saved_errno));
+          continue;
+        }
+
+      if (S_ISDIR (st.st_mode))
+        continue;
+
+      smprof_listing_add (listing, child_relative, SMPROF_LISTING_FILE, st.st_size);
+      n_files++;
+    }
+
+  closedir (dir);
+
+  if (n_files == 0)
+    smprof_listing_add (listing, relative, SMPROF_LISTING_EMPTY_FOLDER, 0);
+
+  return TRUE;
+}
+
+static void
+list_node_folder (SmprofLocalSource *self,
+                  SmprofListing     *listing,
+                  const char        *relative,
+                  GCancellable      *cancellable)
+{
+  g_autofree char *path = g_build_filename (self->root, relative, NULL);
+  g_autoptr(GArray) names = NULL;
+  DIR *dir = open_folder_at (AT_FDCWD, path);
+
+  if (dir != NULL)
+    names = read_sorted_dir (dir);
+
+  if (names == NULL)
+    {
+      if (dir != NULL)
+        closedir (dir);
+      list_node_folder_by_path (self, listing, relative, cancellable);
+      return;
+    }
+
+  for (guint i = 0; i < names->len && !g_cancellable_is_cancelled (cancellable); i++)
+    {
+      const FolderName *child = &g_array_index (names, FolderName, i);
+      g_autofree char *child_relative = g_strconcat (relative, "/", child->name, NULL);
+      struct stat st;
+
+      if (child->type == DT_DIR &&
+          list_interval_folder_at (listing, dirfd (dir), child->name, child_relative))
+        continue;
+
+      if (fstatat (dirfd (dir), child->name, &st, 0) != 0)
+        {
+          int saved_errno = errno;
+
+          smprof_listing_add_problem (listing, child_relative, g_strerror (saved_errno));
+          continue;
+        }
+
+      if (!S_ISDIR (st.st_mode))
+        smprof_listing_add (listing, child_relative, SMPROF_LISTING_FILE, st.st_size);
+      else if (!list_interval_folder_at (listing, dirfd (dir), child->name, child_relative))
+        list_interval_folder (self, listing, child_relative);
+    }
+
+  closedir (dir);
+}
+
+typedef struct
+{
+  SmprofLocalSource *self;
+  GPtrArray         *nodes;     /* relative paths of node folders, or NULL for a file */
+  SmprofListing    **listings;  /* one per node, filled by the workers */
+  GCancellable      *cancellable;
+  int                next;      /* atomic */
+} NodeBatch;
+
+static gpointer
+list_nodes_worker (gpointer data)
+{
+  NodeBatch *batch = data;
+  int i;
+
+  while ((i = g_atomic_int_add (&batch->next, 1)) < (int) batch->nodes->len)
+    {
+      const char *relative = g_ptr_array_index (batch->nodes, i);
+
+      if (relative != NULL && !g_cancellable_is_cancelled (batch->cancellable))
+        list_node_folder (batch->self, batch->listings[i], relative, batch->cancellable);
+    }
+
+  return NULL;
+}
+
+/* Node folders are listed in parallel, each into its own listing; the
+ * listings are then joined in name order, so the result does not depend on
+ * which thread finished first. */
 static void
 list_profiler_folder (SmprofLocalSource *self,
                       SmprofListing     *listing,
@@ -303,7 +508,11 @@ list_profiler_folder (SmprofLocalSource *self,
 {
   g_autofree char *path = g_build_filename (self->root, relative, NULL);
   g_autoptr(GPtrArray) names = NULL;
+  g_autoptr(GPtrArray) nodes = NULL;
+  g_autoptr(GPtrArray) threads = NULL;
   g_autoptr(GError) error = NULL;
+  NodeBatch batch = { self, NULL, NULL, cancellable, 0 };
+  guint n_threads;
 
   names = read_sorted_folder (path, &error);
   if (names == NULL)
@@ -312,17 +521,52 @@ list_profiler_folder (SmprofLocalSource *self,
       return;
     }
 
-  for (guint i = 0; i < names->len && !g_cancellable_is_cancelled (cancellable); i++)
+  nodes = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < names->len; i++)
     {
       const char *name = g_ptr_array_index (names, i);
       g_autofree char *child = g_build_filename (path, name, NULL);
-      g_autofree char *child_relative = g_strconcat (relative, "/", name, NULL);
+      char *child_relative = g_strconcat (relative, "/", name, NULL);
 
       if (is_directory (child))
-        list_node_folder (self, listing, child_relative, cancellable);
+        g_ptr_array_add (nodes, child_relative);
       else
-        smprof_listing_add (listing, child_relative, SMPROF_LISTING_FILE, 0);
+        {
+          g_ptr_array_add (nodes, NULL);
+          g_free (child_relative);
+        }
     }
+
+  batch.nodes = nodes;
+  batch.listings = g_new0 (SmprofListing *, MAX (nodes->len, 1));
+  for (guint i = 0; i < nodes->len; i++)
+    batch.listings[i] = smprof_listing_new ();
+
+  threads = g_ptr_array_new ();
+  n_threads = MIN (g_get_num_processors (), nodes->len);
+  for (guint i = 1; i < n_threads; i++)
+    g_ptr_array_add (threads, g_thread_new ("smprof-list", list_nodes_worker, &batch));
+  list_nodes_worker (&batch);
+  for (guint i = 0; i < threads->len; i++)
+    g_thread_join (g_ptr_array_index (threads, i));
+
+  for (guint i = 0; i < nodes->len; i++)
+    {
+      SmprofListing *part = batch.listings[i];
+
+      if (g_ptr_array_index (nodes, i) == NULL)
+        {
+          g_autofree char *child_relative = g_strconcat (relative, "/", (const char *) g_ptr_array_index (names, i), NULL);
+
+          smprof_listing_add (listing, child_relative, SMPROF_LISTING_FILE, 0);
+        }
+
+      g_ptr_array_extend_and_steal (listing->entries, g_steal_pointer (&part->entries));
+      g_ptr_array_extend_and_steal (listing->problems, g_steal_pointer (&part->problems));
+      g_free (part);
+    }
+
+  g_free (batch.listings);
 }
 
 static void
@@ -409,9 +653,30 @@ smprof_local_source_load (SmprofSource  *source,
   g_autofree char *path = g_build_filename (self->root, relative, NULL);
   char *contents = NULL;
   gsize length = 0;
+  GStatBuf st;
 
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
+
+  /* A FIFO named python_stats would block the read forever, a link to
+   * /dev/zero would fill the memory, and so would a huge sparse file (the
+   * parsers refuse 2 GiB and more anyway). */
+  if (g_stat (path, &st) == 0)
+    {
+      if (!S_ISREG (st.st_mode))
+        {
+          g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE,
+                               _("not a regular file"));
+          return NULL;
+        }
+      if (st.st_size >= G_MAXINT32)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                       _("%" G_GUINT64_FORMAT " bytes, too large to be a profile"),
+                       (guint64) st.st_size);
+          return NULL;
+        }
+    }
 
   if (!g_file_get_contents (path, &contents, &length, error))
     return NULL;

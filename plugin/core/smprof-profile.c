@@ -7,7 +7,7 @@
 #include "config.h"
 
 #include "smprof-aggregate.h"
-#include "smprof-profile.h"
+#include "smprof-profile-private.h"
 
 struct _SmprofProfile
 {
@@ -87,6 +87,34 @@ build_rows_from_tree (SmprofProfile *self)
     }
 }
 
+/* Takes @cprofile: the estimated tree and the function rows come from it. */
+static void
+finish_cprofile (SmprofProfile         *self,
+                 SmprofCprofileProfile *cprofile)
+{
+  self->cprofile = cprofile;
+  self->tree = smprof_call_tree_new_estimated (self->cprofile);
+  self->total_time = smprof_cprofile_profile_get_total_tt (self->cprofile);
+
+  for (guint i = 0; i < smprof_cprofile_profile_get_n_entries (self->cprofile); i++)
+    {
+      const SmprofProfileEntry *entry = smprof_cprofile_profile_get_entry (self->cprofile, i);
+      SmprofFunctionRow row = { entry->func, entry->nc, entry->cc, entry->tt, entry->ct };
+
+      g_array_append_val (self->functions, row);
+    }
+}
+
+/* Takes @tree, sorted: the function rows come from it. */
+static void
+finish_pyinstrument (SmprofProfile  *self,
+                     SmprofCallTree *tree)
+{
+  self->tree = tree;
+  self->total_time = smprof_call_tree_get_node (self->tree, SMPROF_CALL_TREE_ROOT)->total;
+  build_rows_from_tree (self);
+}
+
 /**
  * smprof_profile_new:
  * @job: the job
@@ -120,25 +148,50 @@ smprof_profile_new (SmprofJob          *job,
   self->records = smprof_aggregate_loaded (records);
 
   if (profiler == SMPROF_PROFILER_CPROFILE)
-    {
-      self->cprofile = smprof_aggregate_cprofile (job, self->records);
-      self->tree = smprof_call_tree_new_estimated (self->cprofile);
-      self->total_time = smprof_cprofile_profile_get_total_tt (self->cprofile);
-
-      for (guint i = 0; i < smprof_cprofile_profile_get_n_entries (self->cprofile); i++)
-        {
-          const SmprofProfileEntry *entry = smprof_cprofile_profile_get_entry (self->cprofile, i);
-          SmprofFunctionRow row = { entry->func, entry->nc, entry->cc, entry->tt, entry->ct };
-
-          g_array_append_val (self->functions, row);
-        }
-    }
+    finish_cprofile (self, smprof_aggregate_cprofile (job, self->records));
   else
-    {
-      self->tree = smprof_aggregate_pyinstrument (job, self->records);
-      self->total_time = smprof_call_tree_get_node (self->tree, SMPROF_CALL_TREE_ROOT)->total;
-      build_rows_from_tree (self);
-    }
+    finish_pyinstrument (self, smprof_aggregate_pyinstrument (job, self->records));
+
+  return self;
+}
+
+/*
+ * _smprof_profile_new_summed:
+ * @job: the job
+ * @profiler: which profiler's records @records are
+ * @node_ids: the nodes @records were selected from
+ * @records: (transfer full) (element-type SmprofRecord): the loaded records
+ *   that were summed, in record order
+ * @cprofile: (transfer full) (nullable): their merged stats, for cProfile
+ * @tree: (transfer full) (nullable): their merged tree, for Pyinstrument
+ *
+ * A profile of sums made elsewhere (the range index's), completed as
+ * smprof_profile_new() completes its own.
+ */
+SmprofProfile *
+_smprof_profile_new_summed (SmprofJob             *job,
+                            SmprofProfiler         profiler,
+                            const char * const    *node_ids,
+                            GPtrArray             *records,
+                            SmprofCprofileProfile *cprofile,
+                            SmprofCallTree        *tree)
+{
+  SmprofProfile *self;
+
+  g_return_val_if_fail (SMPROF_IS_JOB (job), NULL);
+  g_return_val_if_fail ((profiler == SMPROF_PROFILER_CPROFILE) == (cprofile != NULL), NULL);
+  g_return_val_if_fail ((profiler == SMPROF_PROFILER_PYINSTRUMENT) == (tree != NULL), NULL);
+
+  self = g_object_new (SMPROF_TYPE_PROFILE, NULL);
+  self->job = g_object_ref (job);
+  self->profiler = profiler;
+  self->node_ids = g_strdupv ((char **) node_ids);
+  self->records = records;
+
+  if (profiler == SMPROF_PROFILER_CPROFILE)
+    finish_cprofile (self, cprofile);
+  else
+    finish_pyinstrument (self, tree);
 
   return self;
 }

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "smprof-func-table-private.h"
 #include "smprof-marshal.h"
 #include "smprof-pstats.h"
 #include "smprof-types.h"
@@ -277,6 +278,16 @@ read_key (Reader  *reader,
       !read_int (reader, item_at (reader, key, 1), "a function key's line", &line) ||
       !read_string (reader, item_at (reader, key, 2), "a function key's name", &name, &name_len))
     return FALSE;
+
+  /* Nearly every key of a job is already in the table after its first few
+   * files. A key found by its raw bytes is valid UTF-8, since the table holds
+   * only valid keys, so validation is needed only for new keys. */
+  *out_id = _smprof_func_table_find (reader->table, file, file_len, line, name, name_len);
+  if (*out_id != SMPROF_FUNC_NONE)
+    {
+      reader->key_ids[index] = *out_id;
+      return TRUE;
+    }
 
   valid_file = dup_valid_utf8 (reader, item_at (reader, key, 0));
   if (valid_file != NULL)

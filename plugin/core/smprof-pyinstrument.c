@@ -232,6 +232,10 @@ smprof_pyinstrument_parse (GBytes           *bytes,
   gsize length;
   const char *data = g_bytes_get_data (bytes, &length);
 
+  /* An empty GBytes may have no data, which json-glib refuses. */
+  if (data == NULL)
+    data = "";
+
   if (!check_nesting (data, length, 2 * SMPROF_PYINSTRUMENT_MAX_DEPTH + 4, error))
     return NULL;
 
@@ -243,7 +247,9 @@ smprof_pyinstrument_parse (GBytes           *bytes,
       return NULL;
     }
 
-  if (!JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+  /* An empty or all-blank document parses to no root at all. */
+  if (json_parser_get_root (parser) == NULL ||
+      !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
     {
       g_set_error_literal (error, SMPROF_FORMAT_ERROR, SMPROF_FORMAT_ERROR_CORRUPT,
                            _("the document is not a JSON object"));

@@ -134,3 +134,36 @@ smprof_source_load (SmprofSource  *self,
 
   return SMPROF_SOURCE_GET_IFACE (self)->load (self, path, cancellable, error);
 }
+
+/**
+ * smprof_source_prefetch:
+ * @self: a source
+ * @paths: (array zero-terminated=1): files to read soon, relative to the job root
+ * @cancellable: (nullable): a #GCancellable
+ * @error: a location for a #GError, or %NULL
+ *
+ * Lets a source that pays per request (S3) fetch a batch of files in
+ * parallel before smprof_source_load() asks for them one by one. Sources
+ * without the optional vfunc do nothing here. A file that cannot be fetched
+ * is not an error: smprof_source_load() reports it.
+ *
+ * Returns: %FALSE only if cancelled
+ */
+gboolean
+smprof_source_prefetch (SmprofSource        *self,
+                        const char * const  *paths,
+                        GCancellable        *cancellable,
+                        GError             **error)
+{
+  SmprofSourceInterface *iface;
+
+  g_return_val_if_fail (SMPROF_IS_SOURCE (self), FALSE);
+  g_return_val_if_fail (paths != NULL, FALSE);
+  g_return_val_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable), FALSE);
+
+  iface = SMPROF_SOURCE_GET_IFACE (self);
+  if (iface->prefetch == NULL)
+    return !g_cancellable_set_error_if_cancelled (cancellable, error);
+
+  return iface->prefetch (self, paths, cancellable, error);
+}

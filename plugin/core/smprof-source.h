@@ -72,6 +72,9 @@ G_DECLARE_INTERFACE (SmprofSource, smprof_source, SMPROF, SOURCE, GObject)
  * @dup_file_location: where one file of the job lives, as a user would name it
  * @list: fills a listing; called from a worker thread
  * @load: reads one file; called from worker threads, concurrently
+ * @prefetch: optional: makes many files quick to load, in parallel as the
+ *   source sees fit (a remote source downloads them over its connection
+ *   pool); failures are left for @load to report
  *
  * The small seam every job reader goes through, so that a local folder and an
  * S3 prefix look the same to the index.
@@ -91,6 +94,10 @@ struct _SmprofSourceInterface
                                   const char     *path,
                                   GCancellable   *cancellable,
                                   GError        **error);
+  gboolean  (*prefetch)          (SmprofSource        *self,
+                                  const char * const  *paths,
+                                  GCancellable        *cancellable,
+                                  GError             **error);
 };
 
 char     *smprof_source_dup_location      (SmprofSource   *self);
@@ -104,6 +111,10 @@ GBytes   *smprof_source_load              (SmprofSource   *self,
                                            const char     *path,
                                            GCancellable   *cancellable,
                                            GError        **error);
+gboolean  smprof_source_prefetch          (SmprofSource        *self,
+                                           const char * const  *paths,
+                                           GCancellable        *cancellable,
+                                           GError             **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SmprofListing, smprof_listing_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SmprofProblem, smprof_problem_free)

@@ -1,0 +1,124 @@
+/* smprof-cli-source.c
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "smprof-cli-source.h"
+#include "smprof-local-source.h"
+#include "smprof-s3-source.h"
+
+/* At most this often, so a fast cache hit does not flood the terminal. */
+#define PROGRESS_INTERVAL_US (100 * 1000)
+
+typedef struct
+{
+  GMutex   lock;       /* the callback runs on worker threads */
+  gint64   last;
+  gboolean shown;
+} ProgressLine;
+
+static void
+progress_line_free (gpointer data)
+{
+  ProgressLine *line = data;
+
+  if (line->shown)
+    fputs ("\r\033[K", stderr);
+  g_mutex_clear (&line->lock);
+  g_free (line);
+}
+
+static char *
+format_size (guint64 bytes)
+{
+  return g_format_size_full (bytes, G_FORMAT_SIZE_DEFAULT);
+}
+
+/* One line on stderr, redrawn in place; taken away when the source is idle,
+ * so that results and warnings start on a clean line. */
+static void
+progress_cb (SmprofS3Source         *source,
+             const SmprofS3Progress *progress,
+             gpointer                user_data)
+{
+  ProgressLine *line = user_data;
+  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&line->lock);
+  gint64 now = g_get_monotonic_time ();
+  g_autofree char *listed = NULL;
+  g_autofree char *fetched = NULL;
+  g_autofree char *wanted = NULL;
+  guint64 done;
+
+  if (!progress->busy)
+    {
+      if (line->shown)
+        fputs ("\r\033[K", stderr);
+      line->shown = FALSE;
+      return;
+    }
+
+  if (line->shown && now - line->last < PROGRESS_INTERVAL_US)
+    return;
+  line->last = now;
+  line->shown = TRUE;
+
+  listed = format_size (progress->bytes_listed);
+  if (progress->objects_wanted == 0)
+    {
+      fprintf (stderr, _("\r\033[Ksmprof: listing S3: %" G_GUINT64_FORMAT " stats files (%s)"),
+               progress->objects_listed, listed);
+    }
+  else
+    {
+      done = progress->objects_fetched + progress->objects_cached + progress->objects_failed;
+      fetched = format_size (progress->bytes_fetched);
+      wanted = format_size (progress->bytes_wanted);
+      fprintf (stderr, _("\r\033[Ksmprof: S3: %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT " stats files, "
+                         "%s downloaded of %s, %" G_GUINT64_FORMAT " from the cache, %" G_GUINT64_FORMAT " retries"),
+               done, progress->objects_wanted, fetched, wanted, progress->objects_cached, progress->retries);
+    }
+  fflush (stderr);
+}
+
+/**
+ * smprof_cli_open_source:
+ * @options: the command line
+ * @error: a location for a #GError, or %NULL
+ *
+ * SOURCE may be a folder or `s3://bucket/prefix`; the S3 options apply to the
+ * latter. Progress goes to stderr when it is a terminal.
+ *
+ * Returns: (transfer full) (nullable): the source
+ */
+SmprofSource *
+smprof_cli_open_source (const SmprofCliOptions  *options,
+                        GError                 **error)
+{
+  SmprofS3SourceOptions s3_options = { 0 };
+  SmprofSource *source;
+
+  if (!smprof_s3_uri_is_s3 (options->source))
+    return smprof_local_source_new (options->source, error);
+
+  s3_options.anonymous = options->no_sign_request;
+  s3_options.refresh = options->refresh;
+  s3_options.max_connections = options->concurrency;
+
+  source = smprof_s3_source_new (options->source, &s3_options, error);
+  if (source != NULL && isatty (STDERR_FILENO))
+    {
+      ProgressLine *line = g_new0 (ProgressLine, 1);
+
+      g_mutex_init (&line->lock);
+      smprof_s3_source_set_progress_func (SMPROF_S3_SOURCE (source), progress_cb, line, progress_line_free);
+    }
+
+  return source;
+}

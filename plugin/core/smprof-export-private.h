@@ -1,0 +1,52 @@
+/* smprof-export-private.h: the writers behind smprof_export_profile()
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "smprof-export.h"
+
+G_BEGIN_DECLS
+
+/* Called for every stack of a profile, parents before children, with the
+ * functions from the root frame down and the stack's weight in seconds.
+ * Returns FALSE to stop. */
+typedef gboolean (*SmprofStackFunc) (const guint32 *funcs,
+                                     guint          depth,
+                                     double         weight,
+                                     gpointer       user_data);
+
+gboolean   smprof_export_walk_stacks       (SmprofProfile              *profile,
+                                            SmprofStackFunc             func,
+                                            gpointer                    user_data);
+GPtrArray *smprof_export_dup_node_profiles (SmprofProfile              *profile);
+
+gboolean   smprof_export_write_folded      (SmprofProfile              *profile,
+                                            GOutputStream              *stream,
+                                            GCancellable               *cancellable,
+                                            GError                    **error);
+gboolean   smprof_export_write_speedscope  (SmprofProfile              *profile,
+                                            const SmprofExportOptions  *options,
+                                            GOutputStream              *stream,
+                                            GCancellable               *cancellable,
+                                            GError                    **error);
+gboolean   smprof_export_write_csv         (SmprofProfile              *profile,
+                                            GOutputStream              *stream,
+                                            GCancellable               *cancellable,
+                                            GError                    **error);
+gboolean   smprof_export_write_json        (SmprofProfile              *profile,
+                                            GOutputStream              *stream,
+                                            GCancellable               *cancellable,
+                                            GError                    **error);
+gboolean   smprof_export_write_pstats      (SmprofProfile              *profile,
+                                            GOutputStream              *stream,
+                                            GCancellable               *cancellable,
+                                            GError                    **error);
+gboolean   smprof_export_write_syscap      (SmprofProfile              *profile,
+                                            GOutputStream              *stream,
+                                            GCancellable               *cancellable,
+                                            GError                    **error);
+
+G_END_DECLS

@@ -1,0 +1,743 @@
+/* smprof-export.c: formats, options, the pictures, and the dispatch to the writers
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <cairo-pdf.h>
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#include "smprof-export-private.h"
+
+G_DEFINE_QUARK (smprof-export-error-quark, smprof_export_error)
+
+#define MIN_WIDTH_PX 100.0
+#define MAX_WIDTH_PX 16384.0
+
+static const struct
+{
+  const char *name;
+  const char *extension;
+  const char *mime_type;
+} formats[SMPROF_EXPORT_N_FORMATS] = {
+  [SMPROF_EXPORT_SVG] = { "svg", ".svg", "image/svg+xml" },
+  [SMPROF_EXPORT_PNG] = { "png", ".png", "image/png" },
+  [SMPROF_EXPORT_PDF] = { "pdf", ".pdf", "application/pdf" },
+  [SMPROF_EXPORT_FOLDED] = { "folded", ".folded", "text/plain" },
+  [SMPROF_EXPORT_SPEEDSCOPE] = { "speedscope", ".speedscope.json", "application/json" },
+  [SMPROF_EXPORT_PSTATS] = { "pstats", ".prof", "application/octet-stream" },
+  [SMPROF_EXPORT_CSV] = { "csv", ".csv", "text/csv" },
+  [SMPROF_EXPORT_JSON] = { "json", ".json", "application/json" },
+  [SMPROF_EXPORT_SYSCAP] = { "syscap", ".syscap", "application/x-sysprof-capture" },
+};
+
+/**
+ * smprof_export_options_init:
+ * @options: (out caller-allocates): the options to fill
+ *
+ * The defaults: a 1200-pixel flame graph of the whole profile, frames under
+ * 0.1 pixel left out (flamegraph.pl's default), light colours, default title.
+ */
+void
+smprof_export_options_init (SmprofExportOptions *options)
+{
+  g_return_if_fail (options != NULL);
+
+  memset (options, 0, sizeof *options);
+  options->direction = SMPROF_FLAME_DIRECTION_UP;
+  options->width = 1200;
+  options->min_frame_width = 0.1;
+  options->zoom_node = SMPROF_CALL_TREE_ROOT;
+}
+
+gboolean
+smprof_export_format_from_string (const char         *text,
+                                  SmprofExportFormat *format)
+{
+  g_return_val_if_fail (format != NULL, FALSE);
+
+  if (text == NULL)
+    return FALSE;
+
+  for (guint i = 0; i < SMPROF_EXPORT_N_FORMATS; i++)
+    if (g_ascii_strcasecmp (text, formats[i].name) == 0)
+      {
+        *format = i;
+        return TRUE;
+      }
+
+  return FALSE;
+}
+
+const char *
+smprof_export_format_to_string (SmprofExportFormat format)
+{
+  g_return_val_if_fail (format < SMPROF_EXPORT_N_FORMATS, NULL);
+
+  return formats[format].name;
+}
+
+/* The file name ending a save dialog should suggest, dot included. */
+const char *
+smprof_export_format_get_extension (SmprofExportFormat format)
+{
+  g_return_val_if_fail (format < SMPROF_EXPORT_N_FORMATS, NULL);
+
+  return formats[format].extension;
+}
+
+const char *
+smprof_export_format_get_mime_type (SmprofExportFormat format)
+{
+  g_return_val_if_fail (format < SMPROF_EXPORT_N_FORMATS, NULL);
+
+  return formats[format].mime_type;
+}
+
+/* Pyinstrument samples stacks and never counts calls, and a pstats file is
+ * made of call counts: a viewer greys that menu item out for Pyinstrument. */
+gboolean
+smprof_export_format_supports (SmprofExportFormat format,
+                               SmprofProfiler     profiler)
+{
+  return format != SMPROF_EXPORT_PSTATS || profiler == SMPROF_PROFILER_CPROFILE;
+}
+
+/* A local job is named by its last two folders ("data/sample-job",
+ * "my-job/profiler-output"): enough to tell jobs apart in a report, without
+ * the machine's paths. A URI (s3://bucket/prefix) stays whole. */
+static char *
+short_location (char *location)
+{
+  g_auto(GStrv) parts = NULL;
+  guint n;
+
+  if (strstr (location, "://") != NULL || !g_path_is_absolute (location))
+    return location;
+
+  parts = g_strsplit (location, G_DIR_SEPARATOR_S, -1);
+  n = g_strv_length (parts);
+  while (n > 0 && *parts[n - 1] == '\0')
+    n--;
+  if (n < 3)
+    return location;
+
+  g_free (location);
+
+  return g_strconcat (parts[n - 2], G_DIR_SEPARATOR_S, parts[n - 1], NULL);
+}
+
+/**
+ * smprof_export_dup_subtitle:
+ * @profile: a profile
+ * @selection: (nullable): what was selected, in words
+ *
+ * Returns: (transfer full): a line naming the job, the nodes, the selection
+ *   and the number of intervals
+ */
+char *
+smprof_export_dup_subtitle (SmprofProfile *profile,
+                            const char    *selection)
+{
+  SmprofJob *job;
+  g_autofree char *location = NULL;
+  g_autofree char *nodes = NULL;
+  GString *out;
+  guint n_records;
+
+  g_return_val_if_fail (SMPROF_IS_PROFILE (profile), NULL);
+
+  job = smprof_profile_get_job (profile);
+  location = short_location (smprof_source_dup_location (smprof_job_get_source (job)));
+  nodes = g_strjoinv (", ", (char **) smprof_profile_get_node_ids (profile));
+  n_records = smprof_profile_get_records (profile)->len;
+
+  out = g_string_new (location);
+  g_string_append_printf (out, " · %s ", smprof_profiler_to_string (smprof_profile_get_profiler (profile)));
+  g_string_append_printf (out, ngettext ("on node %s", "on nodes %s",
+                                         g_strv_length ((char **) smprof_profile_get_node_ids (profile))),
+                          nodes);
+  if (selection != NULL)
+    g_string_append_printf (out, " · %s", selection);
+  g_string_append (out, " · ");
+  g_string_append_printf (out, ngettext ("%u interval", "%u intervals", n_records), n_records);
+
+  return g_string_free (out, FALSE);
+}
+
+/**
+ * smprof_export_dup_frame_label:
+ * @table: a function table
+ * @func: a function id
+ *
+ * The label of a frame in the stack exports (folded, speedscope names in
+ * Sysprof): `function (file:line)`, short enough to read in a flame graph and
+ * still unambiguous; a built-in, which has no file, gets pstats' label
+ * (`{built-in method time.sleep}`).
+ *
+ * Returns: (transfer full): the label
+ */
+char *
+smprof_export_dup_frame_label (SmprofFuncTable *table,
+                               guint32          func)
+{
+  const char *file;
+
+  g_return_val_if_fail (table != NULL, NULL);
+
+  file = smprof_func_table_get_file (table, func);
+  if (strcmp (file, "~") == 0 && smprof_func_table_get_line (table, func) == 0)
+    return smprof_func_table_dup_label (table, func);
+
+  return g_strdup_printf ("%s (%s:%" G_GINT64_FORMAT ")", smprof_func_table_get_name (table, func), file,
+                          smprof_func_table_get_line (table, func));
+}
+
+/* A frame's weight: its self time for a sampled tree. An estimated cProfile
+ * tree has frames' times but not their self times, and its root frames can
+ * overlap (every frame already running when an interval's profiler started is
+ * a root), so there each function's tottime, which cProfile measured, is split
+ * among its frames in proportion to their estimated time. The weights then add
+ * up to the profile's total time and, per function, to its tottime. */
+typedef struct
+{
+  guint32 func;
+  double  tottime;
+} Orphan;
+
+static double *
+dup_frame_weights (SmprofProfile *profile,
+                   GArray        *orphans)
+{
+  SmprofCallTree *tree = smprof_profile_get_call_tree (profile);
+  SmprofCprofileProfile *stats = smprof_profile_get_cprofile (profile);
+  guint n_nodes = smprof_call_tree_get_n_nodes (tree);
+  guint n_funcs = smprof_func_table_get_size (smprof_call_tree_get_table (tree));
+  double *weights = g_new0 (double, n_nodes);
+  g_autofree double *tottime = NULL;    /* per function id */
+  g_autofree double *in_tree = NULL;    /* per function id: its frames' time */
+
+  if (stats == NULL)
+    {
+      for (guint32 i = 1; i < n_nodes; i++)
+        weights[i] = smprof_call_tree_get_node (tree, i)->self;
+      return weights;
+    }
+
+  tottime = g_new0 (double, n_funcs);
+  in_tree = g_new0 (double, n_funcs);
+
+  for (guint i = 0; i < smprof_cprofile_profile_get_n_entries (stats); i++)
+    {
+      const SmprofProfileEntry *entry = smprof_cprofile_profile_get_entry (stats, i);
+
+      tottime[entry->func] += entry->tt;
+    }
+
+  for (guint32 i = 1; i < n_nodes; i++)
+    {
+      const SmprofCallTreeNode *node = smprof_call_tree_get_node (tree, i);
+
+      in_tree[node->func] += MAX (node->total, 0.0);
+    }
+
+  for (guint32 i = 1; i < n_nodes; i++)
+    {
+      const SmprofCallTreeNode *node = smprof_call_tree_get_node (tree, i);
+
+      if (in_tree[node->func] > 0)
+        weights[i] = tottime[node->func] * MAX (node->total, 0.0) / in_tree[node->func];
+    }
+
+  for (guint i = 0; i < smprof_cprofile_profile_get_n_entries (stats); i++)
+    {
+      const SmprofProfileEntry *entry = smprof_cprofile_profile_get_entry (stats, i);
+
+      /* A function the tree never reaches (too little time, or beyond the
+       * tree's bounds) still counts, as a stack of its own. */
+      if (!(in_tree[entry->func] > 0) && entry->tt != 0)
+        {
+          Orphan orphan = { entry->func, entry->tt };
+
+          g_array_append_val (orphans, orphan);
+        }
+    }
+
+  return weights;
+}
+
+/**
+ * smprof_export_walk_stacks:
+ * @profile: a profile
+ * @func: (scope call): called for every frame, parents first, then for each
+ *   function the tree does not reach, as a stack of its own
+ * @user_data: for @func
+ *
+ * Gives every stack of @profile's call tree with its weight (see
+ * dup_frame_weights()). Iterative, so a deep tree cannot overflow the stack.
+ *
+ * Returns: %FALSE when @func stopped the walk
+ */
+gboolean
+smprof_export_walk_stacks (SmprofProfile   *profile,
+                           SmprofStackFunc  func,
+                           gpointer         user_data)
+{
+  SmprofCallTree *tree = smprof_profile_get_call_tree (profile);
+  g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) orphans = g_array_new (FALSE, FALSE, sizeof (Orphan));
+  g_autofree double *weights = dup_frame_weights (profile, orphans);
+  guint32 current = smprof_call_tree_get_node (tree, SMPROF_CALL_TREE_ROOT)->first_child;
+
+  while (current != SMPROF_CALL_TREE_NONE)
+    {
+      const SmprofCallTreeNode *node = smprof_call_tree_get_node (tree, current);
+
+      g_array_append_val (path, node->func);
+      if (!func ((const guint32 *) (gpointer) path->data, path->len, weights[current], user_data))
+        return FALSE;
+
+      if (node->first_child != SMPROF_CALL_TREE_NONE)
+        {
+          current = node->first_child;
+          continue;
+        }
+
+      /* Leave this frame, then every ancestor whose children are all done. */
+      for (;;)
+        {
+          g_array_set_size (path, path->len - 1);
+
+          if (node->next_sibling != SMPROF_CALL_TREE_NONE)
+            {
+              current = node->next_sibling;
+              break;
+            }
+
+          if (node->parent == SMPROF_CALL_TREE_ROOT)
+            {
+              current = SMPROF_CALL_TREE_NONE;
+              break;
+            }
+
+          node = smprof_call_tree_get_node (tree, node->parent);
+        }
+    }
+
+  for (guint i = 0; i < orphans->len; i++)
+    {
+      const Orphan *orphan = &g_array_index (orphans, Orphan, i);
+
+      if (!func (&orphan->func, 1, orphan->tottime, user_data))
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+/**
+ * smprof_export_dup_node_profiles:
+ * @profile: a profile
+ *
+ * The same selection, one profile per node, for the formats that keep nodes
+ * apart. A one-node profile is its own node profile.
+ *
+ * Returns: (transfer full) (element-type SmprofProfile): one profile per node
+ *   that has records, in the order of the profile's node ids
+ */
+GPtrArray *
+smprof_export_dup_node_profiles (SmprofProfile *profile)
+{
+  const char * const *node_ids = smprof_profile_get_node_ids (profile);
+  GPtrArray *records = smprof_profile_get_records (profile);
+  GPtrArray *profiles = g_ptr_array_new_with_free_func (g_object_unref);
+
+  if (g_strv_length ((char **) node_ids) <= 1)
+    {
+      g_ptr_array_add (profiles, g_object_ref (profile));
+      return profiles;
+    }
+
+  for (guint n = 0; node_ids[n] != NULL; n++)
+    {
+      g_autoptr(GPtrArray) mine = g_ptr_array_new ();
+      const char *one[] = { node_ids[n], NULL };
+
+      for (guint i = 0; i < records->len; i++)
+        {
+          SmprofRecord *record = g_ptr_array_index (records, i);
+
+          if (strcmp (record->node_id, node_ids[n]) == 0)
+            g_ptr_array_add (mine, record);
+        }
+
+      if (mine->len > 0)
+        g_ptr_array_add (profiles, smprof_profile_new (smprof_profile_get_job (profile),
+                                                       smprof_profile_get_profiler (profile),
+                                                       one, mine));
+    }
+
+  return profiles;
+}
+
+/* ------------------------------------------------------------------ pictures */
+
+typedef struct
+{
+  GOutputStream *stream;
+  GCancellable  *cancellable;
+  GError        *error;
+} CairoSink;
+
+static cairo_status_t
+cairo_sink_write (void                *closure,
+                  const unsigned char *data,
+                  unsigned int         length)
+{
+  CairoSink *sink = closure;
+
+  if (sink->error != NULL)
+    return CAIRO_STATUS_WRITE_ERROR;
+
+  if (!g_output_stream_write_all (sink->stream, data, length, NULL, sink->cancellable, &sink->error))
+    return CAIRO_STATUS_WRITE_ERROR;
+
+  return CAIRO_STATUS_SUCCESS;
+}
+
+static gboolean
+check_cairo (cairo_status_t   status,
+             CairoSink       *sink,
+             GError         **error)
+{
+  if (sink->error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&sink->error));
+      return FALSE;
+    }
+
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      g_set_error (error, SMPROF_EXPORT_ERROR, SMPROF_EXPORT_ERROR_FAILED,
+                   _("Could not draw the flame graph: %s"), cairo_status_to_string (status));
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+write_picture (SmprofProfile              *profile,
+               SmprofExportFormat          format,
+               const SmprofExportOptions  *options,
+               GOutputStream              *stream,
+               GCancellable               *cancellable,
+               GError                    **error)
+{
+  SmprofCallTree *tree = smprof_profile_get_call_tree (profile);
+  g_autoptr(SmprofFlameLayout) layout = NULL;
+  g_autofree char *subtitle = smprof_export_dup_subtitle (profile, options->selection);
+  SmprofFlameRenderOptions render = {
+    .title = options->title,
+    .subtitle = subtitle,
+    .note = smprof_profile_is_estimated (profile) ? _("Call tree estimated from cProfile’s call graph") : NULL,
+    .direction = options->direction,
+    .width = options->width,
+    .dark = options->dark,
+  };
+  CairoSink sink = { stream, cancellable, NULL };
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  cairo_status_t status;
+  double height;
+
+  if (render.title == NULL)
+    render.title = options->direction == SMPROF_FLAME_DIRECTION_DOWN ? _("Icicle graph") : _("Flame graph");
+
+  layout = smprof_flame_layout_new (tree, options->zoom_node,
+                                    options->min_frame_width / smprof_flame_render_get_frames_width (&render));
+
+  if (format == SMPROF_EXPORT_SVG)
+    return smprof_flame_render_svg (layout, &render, stream, cancellable, error);
+
+  height = ceil (smprof_flame_render_get_height (layout, &render));
+
+  if (format == SMPROF_EXPORT_PNG)
+    surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int) ceil (options->width), (int) height);
+  else
+    surface = cairo_pdf_surface_create_for_stream (cairo_sink_write, &sink, options->width, height);
+
+  cr = cairo_create (surface);
+  smprof_flame_render (layout, &render, cr);
+  status = cairo_status (cr);
+  cairo_destroy (cr);
+
+  if (status == CAIRO_STATUS_SUCCESS && format == SMPROF_EXPORT_PNG)
+    status = cairo_surface_write_to_png_stream (surface, cairo_sink_write, &sink);
+
+  /* A PDF is written out as its surface finishes. */
+  cairo_surface_finish (surface);
+  if (status == CAIRO_STATUS_SUCCESS)
+    status = cairo_surface_status (surface);
+  cairo_surface_destroy (surface);
+
+  return check_cairo (status, &sink, error);
+}
+
+/* ------------------------------------------------------------------ entry points */
+
+static gboolean
+check_options (SmprofProfile              *profile,
+               SmprofExportFormat          format,
+               const SmprofExportOptions  *options,
+               GError                    **error)
+{
+  if (!smprof_export_format_supports (format, smprof_profile_get_profiler (profile)))
+    {
+      g_set_error_literal (error, SMPROF_EXPORT_ERROR, SMPROF_EXPORT_ERROR_UNSUPPORTED,
+                           _("A pstats file needs cProfile stats: Pyinstrument samples stacks and does not "
+                             "count calls. Export speedscope, folded or json instead."));
+      return FALSE;
+    }
+
+  if (!(options->width >= MIN_WIDTH_PX && options->width <= MAX_WIDTH_PX))
+    {
+      g_set_error (error, SMPROF_EXPORT_ERROR, SMPROF_EXPORT_ERROR_INVALID,
+                   _("The width must be between %g and %g pixels"), MIN_WIDTH_PX, MAX_WIDTH_PX);
+      return FALSE;
+    }
+
+  if (!(options->min_frame_width >= 0) || !isfinite (options->min_frame_width))
+    {
+      g_set_error_literal (error, SMPROF_EXPORT_ERROR, SMPROF_EXPORT_ERROR_INVALID,
+                           _("The minimum frame width must be a number of pixels, 0 or more"));
+      return FALSE;
+    }
+
+  if (options->zoom_node >= smprof_call_tree_get_n_nodes (smprof_profile_get_call_tree (profile)))
+    {
+      g_set_error_literal (error, SMPROF_EXPORT_ERROR, SMPROF_EXPORT_ERROR_INVALID,
+                           _("The zoomed frame is not in this profile"));
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/**
+ * smprof_export_profile:
+ * @profile: the aggregated selection
+ * @format: what to write
+ * @options: (nullable): how; %NULL for smprof_export_options_init()'s defaults
+ * @stream: where to write; it is not closed
+ * @cancellable: (nullable): a #GCancellable
+ * @error: a location for a #GError, or %NULL
+ *
+ * Writes @profile in @format. This reads only @profile, which is immutable:
+ * call it from a worker thread (GTask) so a large export does not block the UI.
+ *
+ * Returns: %FALSE with @error set when the format cannot hold the profile
+ *   (%SMPROF_EXPORT_ERROR_UNSUPPORTED), an option is out of range
+ *   (%SMPROF_EXPORT_ERROR_INVALID) or writing failed (a `G_IO_ERROR`)
+ */
+gboolean
+smprof_export_profile (SmprofProfile              *profile,
+                       SmprofExportFormat          format,
+                       const SmprofExportOptions  *options,
+                       GOutputStream              *stream,
+                       GCancellable               *cancellable,
+                       GError                    **error)
+{
+  SmprofExportOptions defaults;
+
+  g_return_val_if_fail (SMPROF_IS_PROFILE (profile), FALSE);
+  g_return_val_if_fail (format < SMPROF_EXPORT_N_FORMATS, FALSE);
+  g_return_val_if_fail (G_IS_OUTPUT_STREAM (stream), FALSE);
+  g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), FALSE);
+
+  if (options == NULL)
+    {
+      smprof_export_options_init (&defaults);
+      options = &defaults;
+    }
+
+  if (!check_options (profile, format, options, error))
+    return FALSE;
+
+  switch (format)
+    {
+    case SMPROF_EXPORT_SVG:
+    case SMPROF_EXPORT_PNG:
+    case SMPROF_EXPORT_PDF:
+      return write_picture (profile, format, options, stream, cancellable, error);
+    case SMPROF_EXPORT_FOLDED:
+      return smprof_export_write_folded (profile, stream, cancellable, error);
+    case SMPROF_EXPORT_SPEEDSCOPE:
+      return smprof_export_write_speedscope (profile, options, stream, cancellable, error);
+    case SMPROF_EXPORT_PSTATS:
+      return smprof_export_write_pstats (profile, stream, cancellable, error);
+    case SMPROF_EXPORT_CSV:
+      return smprof_export_write_csv (profile, stream, cancellable, error);
+    case SMPROF_EXPORT_JSON:
+      return smprof_export_write_json (profile, stream, cancellable, error);
+    case SMPROF_EXPORT_SYSCAP:
+      return smprof_export_write_syscap (profile, stream, cancellable, error);
+    default:
+      g_return_val_if_reached (FALSE);
+    }
+}
+
+/**
+ * smprof_export_profile_to_file:
+ * @profile: the aggregated selection
+ * @format: what to write
+ * @options: (nullable): how
+ * @file: the file to write; it is replaced only once the export has succeeded
+ * @cancellable: (nullable): a #GCancellable
+ * @error: a location for a #GError, or %NULL
+ *
+ * As smprof_export_profile(), into @file.
+ *
+ * Returns: %FALSE with @error set on failure, @file then untouched
+ */
+gboolean
+smprof_export_profile_to_file (SmprofProfile              *profile,
+                               SmprofExportFormat          format,
+                               const SmprofExportOptions  *options,
+                               GFile                      *file,
+                               GCancellable               *cancellable,
+                               GError                    **error)
+{
+  g_autoptr(GFileOutputStream) stream = NULL;
+  gboolean existed;
+
+  g_return_val_if_fail (SMPROF_IS_PROFILE (profile), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  existed = g_file_query_exists (file, cancellable);
+  stream = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, cancellable, error);
+  if (stream == NULL)
+    return FALSE;
+
+  if (!smprof_export_profile (profile, format, options, G_OUTPUT_STREAM (stream), cancellable, error))
+    {
+      g_autoptr(GCancellable) abort = g_cancellable_new ();
+
+      /* Closing a replace stream through a cancelled cancellable drops the
+       * temporary file and keeps whatever @file held before; a file that did
+       * not exist is written in place, so it goes. */
+      g_cancellable_cancel (abort);
+      g_output_stream_close (G_OUTPUT_STREAM (stream), abort, NULL);
+      if (!existed)
+        g_file_delete (file, NULL, NULL);
+      return FALSE;
+    }
+
+  return g_output_stream_close (G_OUTPUT_STREAM (stream), cancellable, error);
+}
+
+typedef struct
+{
+  SmprofProfile       *profile;
+  SmprofExportFormat   format;
+  SmprofExportOptions  options;   /* its strings are the two below */
+  char                *title;
+  char                *selection;
+  GFile               *file;
+} ExportTask;
+
+static void
+export_task_free (gpointer data)
+{
+  ExportTask *task = data;
+
+  g_clear_object (&task->profile);
+  g_clear_object (&task->file);
+  g_clear_pointer (&task->title, g_free);
+  g_clear_pointer (&task->selection, g_free);
+  g_free (task);
+}
+
+static void
+export_worker (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  ExportTask *data = task_data;
+  GError *error = NULL;
+
+  if (smprof_export_profile_to_file (data->profile, data->format, &data->options, data->file, cancellable, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+/**
+ * smprof_export_profile_to_file_async:
+ * @profile: the aggregated selection
+ * @format: what to write
+ * @options: (nullable): how; copied
+ * @file: the file to write
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called on the calling thread's main context when done
+ * @user_data: for @callback
+ *
+ * smprof_export_profile_to_file() on a worker thread, for a UI.
+ */
+void
+smprof_export_profile_to_file_async (SmprofProfile              *profile,
+                                     SmprofExportFormat          format,
+                                     const SmprofExportOptions  *options,
+                                     GFile                      *file,
+                                     GCancellable               *cancellable,
+                                     GAsyncReadyCallback         callback,
+                                     gpointer                    user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  ExportTask *data;
+
+  g_return_if_fail (SMPROF_IS_PROFILE (profile));
+  g_return_if_fail (format < SMPROF_EXPORT_N_FORMATS);
+  g_return_if_fail (G_IS_FILE (file));
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  data = g_new0 (ExportTask, 1);
+  data->profile = g_object_ref (profile);
+  data->format = format;
+  data->file = g_object_ref (file);
+  if (options != NULL)
+    data->options = *options;
+  else
+    smprof_export_options_init (&data->options);
+  data->options.title = data->title = g_strdup (data->options.title);
+  data->options.selection = data->selection = g_strdup (data->options.selection);
+
+  task = g_task_new (profile, cancellable, callback, user_data);
+  g_task_set_source_tag (task, smprof_export_profile_to_file_async);
+  g_task_set_task_data (task, data, export_task_free);
+  g_task_run_in_thread (task, export_worker);
+}
+
+/**
+ * smprof_export_profile_to_file_finish:
+ * @profile: the profile given to smprof_export_profile_to_file_async()
+ * @result: the result given to its callback
+ * @error: a location for a #GError, or %NULL
+ *
+ * Returns: %FALSE with @error set when the export failed
+ */
+gboolean
+smprof_export_profile_to_file_finish (SmprofProfile  *profile,
+                                      GAsyncResult   *result,
+                                      GError        **error)
+{
+  g_return_val_if_fail (SMPROF_IS_PROFILE (profile), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, profile), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}

@@ -1,0 +1,46 @@
+/* smprof-flame-render.h: a flame graph on paper: cairo (PNG, PDF) and interactive SVG
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <cairo.h>
+#include <gio/gio.h>
+
+#include "smprof-flame-layout.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  SMPROF_FLAME_DIRECTION_UP,    /* a flame graph: callers below their callees */
+  SMPROF_FLAME_DIRECTION_DOWN,  /* an icicle graph: callers above */
+} SmprofFlameDirection;
+
+/* What goes around the frames. The layout already holds the zoom and the
+ * minimum frame width. */
+typedef struct
+{
+  const char           *title;
+  const char           *subtitle;   /* nullable: the job, nodes and selection */
+  const char           *note;       /* nullable: e.g. that the tree is estimated */
+  SmprofFlameDirection  direction;
+  double                width;      /* pixels; points in a PDF */
+  gboolean              dark;
+} SmprofFlameRenderOptions;
+
+double   smprof_flame_render_get_frames_width (const SmprofFlameRenderOptions *options);
+double   smprof_flame_render_get_height       (SmprofFlameLayout              *layout,
+                                               const SmprofFlameRenderOptions *options);
+void     smprof_flame_render                  (SmprofFlameLayout              *layout,
+                                               const SmprofFlameRenderOptions *options,
+                                               cairo_t                        *cr);
+gboolean smprof_flame_render_svg              (SmprofFlameLayout              *layout,
+                                               const SmprofFlameRenderOptions *options,
+                                               GOutputStream                  *stream,
+                                               GCancellable                   *cancellable,
+                                               GError                        **error);
+
+G_END_DECLS

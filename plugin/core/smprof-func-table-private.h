@@ -1,0 +1,20 @@
+/* smprof-func-table-private.h: what the stats readers need beyond the public table
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "smprof-func-table.h"
+
+G_BEGIN_DECLS
+
+guint32 _smprof_func_table_find (SmprofFuncTable *self,
+                                 const char      *file,
+                                 gsize            file_len,
+                                 gint64           line,
+                                 const char      *name,
+                                 gsize            name_len);
+
+G_END_DECLS

@@ -1,0 +1,274 @@
+/* smprof-sagemaker-source.c
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <glib/gi18n-lib.h>
+
+#include "smprof-job-page.h"
+#include "smprof-local-source.h"
+#include "smprof-sagemaker-document.h"
+#include "smprof-sagemaker-source.h"
+#ifdef SMPROF_HAVE_S3_SOURCE
+# include "smprof-s3-source.h"
+#endif
+
+/* Opens a job folder (the one holding framework/, or any folder below it down
+ * to framework/<framework>/<profiler>) and, when the core has its S3 source,
+ * an s3:// prefix. The worker thread lists the job and builds the index;
+ * open_finish() and create_page() run on the main thread. Stats files are
+ * read later, by the page, for what each selection needs. */
+struct _SmprofSagemakerSource
+{
+  GObject parent_instance;
+};
+
+static void data_source_iface_init (SmvDataSourceInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (SmprofSagemakerSource, smprof_sagemaker_source, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (SMV_TYPE_DATA_SOURCE, data_source_iface_init))
+
+typedef struct
+{
+  GFile       *location;
+  SmvProgress *progress;
+} OpenData;
+
+static void
+open_data_free (gpointer data)
+{
+  OpenData *open = data;
+
+  g_clear_object (&open->location);
+  g_clear_object (&open->progress);
+  g_free (open);
+}
+
+static char *
+smprof_sagemaker_source_dup_name (SmvDataSource *source)
+{
+  return g_strdup (_("SageMaker Debugger profiles"));
+}
+
+static SmvDataSourceFlags
+smprof_sagemaker_source_get_flags (SmvDataSource *source)
+{
+  return SMV_DATA_SOURCE_FLAGS_LOCAL_FOLDERS;
+}
+
+static const char * const *
+smprof_sagemaker_source_get_uri_schemes (SmvDataSource *source)
+{
+#ifdef SMPROF_HAVE_S3_SOURCE
+  static const char * const schemes[] = { "s3", NULL };
+
+  return schemes;
+#else
+  return NULL;
+#endif
+}
+
+static gboolean
+smprof_sagemaker_source_can_open (SmvDataSource *source,
+                                  GFile         *location)
+{
+  if (g_file_is_native (location))
+    {
+      g_autofree char *path = g_file_get_path (location);
+      g_autoptr(SmprofSource) job_source = NULL;
+
+      /* Stats and a few parent folders: quick enough while the user types. */
+      job_source = smprof_local_source_new (path, NULL);
+      return job_source != NULL;
+    }
+
+#ifdef SMPROF_HAVE_S3_SOURCE
+  {
+    g_autofree char *uri = g_file_get_uri (location);
+
+    return smprof_s3_uri_is_s3 (uri);
+  }
+#else
+  return FALSE;
+#endif
+}
+
+#ifdef SMPROF_HAVE_S3_SOURCE
+static void
+s3_progress_cb (SmprofS3Source         *source,
+                const SmprofS3Progress *progress,
+                gpointer                user_data)
+{
+  SmvProgress *report = user_data;
+  g_autofree char *text = NULL;
+
+  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       "Listing S3: %" G_GUINT64_FORMAT " stats file found",
+                                       "Listing S3: %" G_GUINT64_FORMAT " stats files found",
+                                       progress->objects_listed),
+                          progress->objects_listed);
+  smv_progress_report (report, -1, text);
+}
+#endif
+
+static SmprofSource *
+create_job_source (OpenData  *open,
+                   GError   **error)
+{
+  if (g_file_is_native (open->location))
+    {
+      g_autofree char *path = g_file_get_path (open->location);
+
+      return smprof_local_source_new (path, error);
+    }
+
+#ifdef SMPROF_HAVE_S3_SOURCE
+  {
+    g_autofree char *uri = g_file_get_uri (open->location);
+    SmprofS3SourceOptions options = { 0 };
+    SmprofSource *source = smprof_s3_source_new (uri, &options, error);
+
+    if (source != NULL)
+      smprof_s3_source_set_progress_func (SMPROF_S3_SOURCE (source), s3_progress_cb,
+                                          g_object_ref (open->progress), g_object_unref);
+    return source;
+  }
+#else
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+               _("This build of the SageMaker plugin opens local folders only."));
+  return NULL;
+#endif
+}
+
+static void
+open_in_thread (GTask        *task,
+                gpointer      source_object,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  OpenData *open = task_data;
+  g_autoptr(SmprofSource) job_source = NULL;
+  g_autoptr(SmprofJob) job = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *done = NULL;
+  guint n_records = 0;
+
+  smv_progress_report (open->progress, -1, _("Listing the job's intervals…"));
+
+  job_source = create_job_source (open, &error);
+  if (job_source == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  job = smprof_job_new (job_source);
+  if (!smprof_job_load (job, cancellable, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  if (g_task_return_error_if_cancelled (task))
+    return;
+
+  for (guint p = 0; p < SMPROF_N_PROFILERS; p++)
+    n_records += smprof_job_get_records (job, p)->len;
+
+  if (n_records == 0)
+    {
+      g_autofree char *name = g_file_get_parse_name (open->location);
+
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                               _("“%s” holds no cProfile or Pyinstrument interval folder that could be used."),
+                               name);
+      return;
+    }
+
+  done = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Indexed %u interval", "Indexed %u intervals", n_records),
+                          n_records);
+  smv_progress_report (open->progress, 1.0, done);
+
+  g_task_return_pointer (task, g_steal_pointer (&job), g_object_unref);
+}
+
+static void
+smprof_sagemaker_source_open_async (SmvDataSource       *source,
+                                    GFile               *location,
+                                    SmvProgress         *progress,
+                                    GCancellable        *cancellable,
+                                    GAsyncReadyCallback  callback,
+                                    gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  OpenData *open;
+
+  task = g_task_new (source, cancellable, callback, user_data);
+  g_task_set_source_tag (task, smprof_sagemaker_source_open_async);
+
+  open = g_new0 (OpenData, 1);
+  open->location = g_object_ref (location);
+  open->progress = g_object_ref (progress);
+  g_task_set_task_data (task, open, open_data_free);
+
+  smv_progress_set_fraction (progress, 0.0);
+  smv_progress_set_text (progress, _("Starting…"));
+
+  g_task_run_in_thread (task, open_in_thread);
+}
+
+static SmvDocument *
+smprof_sagemaker_source_open_finish (SmvDataSource  *source,
+                                     GAsyncResult   *result,
+                                     GError        **error)
+{
+  OpenData *open;
+  g_autoptr(SmprofJob) job = NULL;
+
+  g_return_val_if_fail (g_task_is_valid (result, source), NULL);
+
+  open = g_task_get_task_data (G_TASK (result));
+  job = g_task_propagate_pointer (G_TASK (result), error);
+  if (job == NULL)
+    return NULL;
+
+  return SMV_DOCUMENT (smprof_sagemaker_document_new (open->location, job));
+}
+
+static GtkWidget *
+smprof_sagemaker_source_create_page (SmvDataSource *source,
+                                     SmvDocument   *document)
+{
+  SmprofSagemakerDocument *self = SMPROF_SAGEMAKER_DOCUMENT (document);
+  GtkWidget *page = smprof_job_page_new (smprof_sagemaker_document_get_job (self));
+
+  /* Reading stats files for a selection can find unreadable ones. */
+  g_signal_connect_object (page, "notify::profile",
+                           G_CALLBACK (smprof_sagemaker_document_sync_problems),
+                           document, G_CONNECT_SWAPPED);
+
+  return page;
+}
+
+static void
+data_source_iface_init (SmvDataSourceInterface *iface)
+{
+  iface->dup_name = smprof_sagemaker_source_dup_name;
+  iface->get_flags = smprof_sagemaker_source_get_flags;
+  iface->get_uri_schemes = smprof_sagemaker_source_get_uri_schemes;
+  iface->can_open = smprof_sagemaker_source_can_open;
+  iface->open_async = smprof_sagemaker_source_open_async;
+  iface->open_finish = smprof_sagemaker_source_open_finish;
+  iface->create_page = smprof_sagemaker_source_create_page;
+}
+
+static void
+smprof_sagemaker_source_class_init (SmprofSagemakerSourceClass *klass)
+{
+}
+
+static void
+smprof_sagemaker_source_init (SmprofSagemakerSource *self)
+{
+}

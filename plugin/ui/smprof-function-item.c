@@ -1,0 +1,275 @@
+/* smprof-function-item.c
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "smprof-function-item.h"
+#include "smprof-ui-format.h"
+
+struct _SmprofFunctionItem
+{
+  GObject  parent_instance;
+
+  char    *label;
+  guint32  func;
+  gint64   ncalls;   /* -1 when the profiler does not count calls */
+  gint64   pcalls;
+  double   tottime;
+  double   cumtime;
+};
+
+enum {
+  PROP_0,
+  PROP_FUNC,
+  PROP_LABEL,
+  PROP_NCALLS,
+  PROP_PCALLS,
+  PROP_TOTTIME,
+  PROP_CUMTIME,
+  PROP_TOTTIME_PERCALL,
+  PROP_CUMTIME_PERCALL,
+  PROP_NCALLS_TEXT,
+  PROP_TOTTIME_TEXT,
+  PROP_CUMTIME_TEXT,
+  PROP_TOTTIME_PERCALL_TEXT,
+  PROP_CUMTIME_PERCALL_TEXT,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (SmprofFunctionItem, smprof_function_item, G_TYPE_OBJECT)
+
+static void
+smprof_function_item_finalize (GObject *object)
+{
+  SmprofFunctionItem *self = SMPROF_FUNCTION_ITEM (object);
+
+  g_clear_pointer (&self->label, g_free);
+
+  G_OBJECT_CLASS (smprof_function_item_parent_class)->finalize (object);
+}
+
+static void
+smprof_function_item_get_property (GObject    *object,
+                                   guint       prop_id,
+                                   GValue     *value,
+                                   GParamSpec *pspec)
+{
+  SmprofFunctionItem *self = SMPROF_FUNCTION_ITEM (object);
+
+  switch (prop_id)
+    {
+    case PROP_FUNC:
+      g_value_set_uint (value, self->func);
+      break;
+
+    case PROP_LABEL:
+      g_value_set_string (value, self->label);
+      break;
+
+    case PROP_NCALLS:
+      g_value_set_int64 (value, self->ncalls);
+      break;
+
+    case PROP_PCALLS:
+      g_value_set_int64 (value, self->pcalls);
+      break;
+
+    case PROP_TOTTIME:
+      g_value_set_double (value, self->tottime);
+      break;
+
+    case PROP_CUMTIME:
+      g_value_set_double (value, self->cumtime);
+      break;
+
+    case PROP_TOTTIME_PERCALL:
+      g_value_set_double (value, smprof_function_item_get_tottime_percall (self));
+      break;
+
+    case PROP_CUMTIME_PERCALL:
+      g_value_set_double (value, smprof_function_item_get_cumtime_percall (self));
+      break;
+
+    case PROP_NCALLS_TEXT:
+      g_value_take_string (value, smprof_ui_format_calls (self->ncalls, self->pcalls));
+      break;
+
+    case PROP_TOTTIME_TEXT:
+      g_value_take_string (value, smprof_ui_format_seconds (self->tottime));
+      break;
+
+    case PROP_CUMTIME_TEXT:
+      g_value_take_string (value, smprof_ui_format_seconds (self->cumtime));
+      break;
+
+    case PROP_TOTTIME_PERCALL_TEXT:
+      g_value_take_string (value, smprof_ui_format_seconds (smprof_function_item_get_tottime_percall (self)));
+      break;
+
+    case PROP_CUMTIME_PERCALL_TEXT:
+      g_value_take_string (value, smprof_ui_format_seconds (smprof_function_item_get_cumtime_percall (self)));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+smprof_function_item_class_init (SmprofFunctionItemClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  const GParamFlags flags = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS;
+
+  object_class->finalize = smprof_function_item_finalize;
+  object_class->get_property = smprof_function_item_get_property;
+
+  properties[PROP_FUNC] =
+    g_param_spec_uint ("func", NULL, NULL, 0, G_MAXUINT32, SMPROF_FUNC_NONE, flags);
+  /* pstats' filename:lineno(function) */
+  properties[PROP_LABEL] =
+    g_param_spec_string ("label", NULL, NULL, NULL, flags);
+  properties[PROP_NCALLS] =
+    g_param_spec_int64 ("ncalls", NULL, NULL, -1, G_MAXINT64, -1, flags);
+  properties[PROP_PCALLS] =
+    g_param_spec_int64 ("pcalls", NULL, NULL, -1, G_MAXINT64, -1, flags);
+  properties[PROP_TOTTIME] =
+    g_param_spec_double ("tottime", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0, flags);
+  properties[PROP_CUMTIME] =
+    g_param_spec_double ("cumtime", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0, flags);
+  /* -1 when the number of calls is unknown */
+  properties[PROP_TOTTIME_PERCALL] =
+    g_param_spec_double ("tottime-percall", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0, flags);
+  properties[PROP_CUMTIME_PERCALL] =
+    g_param_spec_double ("cumtime-percall", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0, flags);
+  properties[PROP_NCALLS_TEXT] =
+    g_param_spec_string ("ncalls-text", NULL, NULL, NULL, flags);
+  properties[PROP_TOTTIME_TEXT] =
+    g_param_spec_string ("tottime-text", NULL, NULL, NULL, flags);
+  properties[PROP_CUMTIME_TEXT] =
+    g_param_spec_string ("cumtime-text", NULL, NULL, NULL, flags);
+  properties[PROP_TOTTIME_PERCALL_TEXT] =
+    g_param_spec_string ("tottime-percall-text", NULL, NULL, NULL, flags);
+  properties[PROP_CUMTIME_PERCALL_TEXT] =
+    g_param_spec_string ("cumtime-percall-text", NULL, NULL, NULL, flags);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+smprof_function_item_init (SmprofFunctionItem *self)
+{
+  self->func = SMPROF_FUNC_NONE;
+  self->ncalls = -1;
+  self->pcalls = -1;
+}
+
+/**
+ * smprof_function_item_new:
+ * @table: the job's function table, for the label
+ * @func: the function
+ * @ncalls: calls, or -1 when unknown (Pyinstrument)
+ * @pcalls: primitive (non-recursive) calls, or -1 when unknown
+ * @tottime: time in the function itself, in seconds
+ * @cumtime: time in the function and what it called, in seconds
+ *
+ * Returns: (transfer full): a new row
+ */
+SmprofFunctionItem *
+smprof_function_item_new (SmprofFuncTable *table,
+                          guint32          func,
+                          gint64           ncalls,
+                          gint64           pcalls,
+                          double           tottime,
+                          double           cumtime)
+{
+  SmprofFunctionItem *self;
+
+  g_return_val_if_fail (table != NULL, NULL);
+  g_return_val_if_fail (func < smprof_func_table_get_size (table), NULL);
+
+  self = g_object_new (SMPROF_TYPE_FUNCTION_ITEM, NULL);
+  self->func = func;
+  self->label = smprof_func_table_dup_label (table, func);
+  self->ncalls = ncalls < 0 ? -1 : ncalls;
+  self->pcalls = pcalls < 0 ? -1 : pcalls;
+  self->tottime = tottime;
+  self->cumtime = cumtime;
+
+  return self;
+}
+
+guint32
+smprof_function_item_get_func (SmprofFunctionItem *self)
+{
+  g_return_val_if_fail (SMPROF_IS_FUNCTION_ITEM (self), SMPROF_FUNC_NONE);
+
+  return self->func;
+}
+
+const char *
+smprof_function_item_get_label (SmprofFunctionItem *self)
+{
+  g_return_val_if_fail (SMPROF_IS_FUNCTION_ITEM (self), NULL);
+
+  return self->label;
+}
+
+gint64
+smprof_function_item_get_ncalls (SmprofFunctionItem *self)
+{
+  g_return_val_if_fail (SMPROF_IS_FUNCTION_ITEM (self), -1);
+
+  return self->ncalls;
+}
+
+gint64
+smprof_function_item_get_pcalls (SmprofFunctionItem *self)
+{
+  g_return_val_if_fail (SMPROF_IS_FUNCTION_ITEM (self), -1);
+
+  return self->pcalls;
+}
+
+double
+smprof_function_item_get_tottime (SmprofFunctionItem *self)
+{
+  g_return_val_if_fail (SMPROF_IS_FUNCTION_ITEM (self), 0);
+
+  return self->tottime;
+}
+
+double
+smprof_function_item_get_cumtime (SmprofFunctionItem *self)
+{
+  g_return_val_if_fail (SMPROF_IS_FUNCTION_ITEM (self), 0);
+
+  return self->cumtime;
+}
+
+/* pstats' first percall: tottime / ncalls. */
+double
+smprof_function_item_get_tottime_percall (SmprofFunctionItem *self)
+{
+  g_return_val_if_fail (SMPROF_IS_FUNCTION_ITEM (self), -1);
+
+  if (self->ncalls < 0)
+    return -1;
+
+  return self->ncalls > 0 ? self->tottime / (double) self->ncalls : 0;
+}
+
+/* pstats' second percall: cumtime / primitive calls. */
+double
+smprof_function_item_get_cumtime_percall (SmprofFunctionItem *self)
+{
+  g_return_val_if_fail (SMPROF_IS_FUNCTION_ITEM (self), -1);
+
+  if (self->pcalls < 0)
+    return -1;
+
+  return self->pcalls > 0 ? self->cumtime / (double) self->pcalls : 0;
+}

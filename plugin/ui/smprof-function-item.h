@@ -1,0 +1,34 @@
+/* smprof-function-item.h: one row of the function, callers or callees table
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <glib-object.h>
+
+#include "smprof-func-table.h"
+
+G_BEGIN_DECLS
+
+#define SMPROF_TYPE_FUNCTION_ITEM (smprof_function_item_get_type ())
+
+G_DECLARE_FINAL_TYPE (SmprofFunctionItem, smprof_function_item, SMPROF, FUNCTION_ITEM, GObject)
+
+SmprofFunctionItem *smprof_function_item_new                 (SmprofFuncTable    *table,
+                                                              guint32             func,
+                                                              gint64              ncalls,
+                                                              gint64              pcalls,
+                                                              double              tottime,
+                                                              double              cumtime);
+guint32             smprof_function_item_get_func            (SmprofFunctionItem *self);
+const char         *smprof_function_item_get_label           (SmprofFunctionItem *self);
+gint64              smprof_function_item_get_ncalls          (SmprofFunctionItem *self);
+gint64              smprof_function_item_get_pcalls          (SmprofFunctionItem *self);
+double              smprof_function_item_get_tottime         (SmprofFunctionItem *self);
+double              smprof_function_item_get_cumtime         (SmprofFunctionItem *self);
+double              smprof_function_item_get_tottime_percall (SmprofFunctionItem *self);
+double              smprof_function_item_get_cumtime_percall (SmprofFunctionItem *self);
+
+G_END_DECLS

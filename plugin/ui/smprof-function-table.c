@@ -1,0 +1,666 @@
+/* smprof-function-table.c
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "smprof-function-item.h"
+#include "smprof-function-table.h"
+#include "smprof-ui.h"
+#include "smprof-ui-format.h"
+
+struct _SmprofFunctionTable
+{
+  GtkWidget            parent_instance;
+
+  SmprofProfile       *profile;
+  gboolean             syncing_entry;
+
+  /* Template widgets and models */
+  GtkSearchEntry      *filter_entry;
+  GtkLabel            *count_label;
+  GtkLabel            *note_label;
+  GtkColumnView       *column_view;
+  GtkSingleSelection  *selection;
+  GtkSortListModel    *selection_sort;
+  GtkFilterListModel  *filter_model;
+  GtkStringFilter     *string_filter;
+  GListStore          *store;
+  GtkColumnView       *callers_view;
+  GtkSingleSelection  *callers_selection;
+  GtkSortListModel    *callers_selection_sort;
+  GListStore          *callers_store;
+  GtkColumnView       *callees_view;
+  GtkSingleSelection  *callees_selection;
+  GtkSortListModel    *callees_selection_sort;
+  GListStore          *callees_store;
+  GtkColumnViewColumn *ncalls_column;
+  GtkColumnViewColumn *tottime_column;
+  GtkColumnViewColumn *tottime_percall_column;
+  GtkColumnViewColumn *cumtime_column;
+  GtkColumnViewColumn *cumtime_percall_column;
+  GtkColumnViewColumn *label_column;
+  GtkColumnViewColumn *callers_cumtime_column;
+  GtkColumnViewColumn *callees_cumtime_column;
+};
+
+enum {
+  PROP_0,
+  PROP_PROFILE,
+  PROP_SELECTED_FUNC,
+  PROP_FILTER_TEXT,
+  N_PROPS
+};
+
+enum {
+  FUNCTION_ACTIVATED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE (SmprofFunctionTable, smprof_function_table, GTK_TYPE_WIDGET)
+
+static void
+fill_edges (SmprofFunctionTable *self,
+            GListStore          *store,
+            GArray              *edges)
+{
+  SmprofFuncTable *table = smprof_job_get_func_table (smprof_profile_get_job (self->profile));
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; edges != NULL && i < edges->len; i++)
+    {
+      const SmprofEdgeRow *edge = &g_array_index (edges, SmprofEdgeRow, i);
+
+      g_ptr_array_add (items, smprof_function_item_new (table, edge->func, edge->ncalls, edge->ncalls,
+                                                        edge->tottime, edge->cumtime));
+    }
+
+  g_list_store_splice (store, 0, g_list_model_get_n_items (G_LIST_MODEL (store)),
+                       items->pdata, items->len);
+}
+
+static void
+update_edges (SmprofFunctionTable *self)
+{
+  guint32 func = smprof_function_table_get_selected_func (self);
+  g_autoptr(GArray) callers = NULL;
+  g_autoptr(GArray) callees = NULL;
+
+  if (self->profile != NULL && func != SMPROF_FUNC_NONE)
+    {
+      callers = smprof_profile_dup_callers (self->profile, func);
+      callees = smprof_profile_dup_callees (self->profile, func);
+    }
+
+  fill_edges (self, self->callers_store, callers);
+  fill_edges (self, self->callees_store, callees);
+}
+
+static void
+update_count (SmprofFunctionTable *self)
+{
+  guint shown = g_list_model_get_n_items (G_LIST_MODEL (self->filter_model));
+  guint total = g_list_model_get_n_items (G_LIST_MODEL (self->store));
+  g_autofree char *shown_text = smprof_ui_format_count (shown);
+  g_autofree char *total_text = smprof_ui_format_count (total);
+  g_autofree char *text = NULL;
+
+  if (shown == total)
+    /* Translators: the number of rows of the function table */
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s function", "%s functions", total),
+                            total_text);
+  else
+    /* Translators: rows shown by the filter, and all rows, as in "12 of 1,234 functions" */
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s of %s function", "%s of %s functions", total),
+                            shown_text, total_text);
+
+  gtk_label_set_label (self->count_label, text);
+}
+
+static void
+selection_changed_cb (SmprofFunctionTable *self)
+{
+  update_edges (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_FUNC]);
+}
+
+static void
+filter_changed_cb (SmprofFunctionTable *self)
+{
+  if (self->syncing_entry)
+    return;
+
+  smprof_function_table_set_filter_text (self, gtk_editable_get_text (GTK_EDITABLE (self->filter_entry)));
+}
+
+static void
+filter_stop_cb (SmprofFunctionTable *self)
+{
+  smprof_function_table_set_filter_text (self, NULL);
+}
+
+static void
+activate_cb (SmprofFunctionTable *self,
+             guint                position)
+{
+  g_autoptr(SmprofFunctionItem) item = g_list_model_get_item (G_LIST_MODEL (self->selection), position);
+
+  if (item != NULL)
+    g_signal_emit (self, signals[FUNCTION_ACTIVATED], 0, smprof_function_item_get_func (item));
+}
+
+/* Going to a caller or callee makes it the selected function, so the user can
+ * walk up and down the call graph. */
+static void
+edge_activate_cb (SmprofFunctionTable *self,
+                  guint                position,
+                  GtkColumnView       *view)
+{
+  GListModel *model = G_LIST_MODEL (gtk_column_view_get_model (view));
+  g_autoptr(SmprofFunctionItem) item = g_list_model_get_item (model, position);
+
+  if (item != NULL)
+    smprof_function_table_set_selected_func (self, smprof_function_item_get_func (item));
+}
+
+static void
+callers_activate_cb (SmprofFunctionTable *self,
+                     guint                position)
+{
+  edge_activate_cb (self, position, self->callers_view);
+}
+
+static void
+callees_activate_cb (SmprofFunctionTable *self,
+                     guint                position)
+{
+  edge_activate_cb (self, position, self->callees_view);
+}
+
+static void
+focus_filter_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  SmprofFunctionTable *self = SMPROF_FUNCTION_TABLE (widget);
+
+  gtk_widget_grab_focus (GTK_WIDGET (self->filter_entry));
+}
+
+/* GTK 4.8 has no gtk_column_view_scroll_to(): ask its list view. */
+static void
+scroll_to_position (SmprofFunctionTable *self,
+                    guint                position)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->column_view));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (GTK_IS_LIST_VIEW (child))
+        {
+          gtk_widget_activate_action (child, "list.scroll-to-item", "u", position);
+          break;
+        }
+    }
+}
+
+static void
+smprof_function_table_dispose (GObject *object)
+{
+  SmprofFunctionTable *self = SMPROF_FUNCTION_TABLE (object);
+  GtkWidget *child;
+
+  if (self->selection != NULL)
+    g_signal_handlers_disconnect_by_data (self->selection, self);
+  if (self->filter_model != NULL)
+    g_signal_handlers_disconnect_by_data (self->filter_model, self);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), SMPROF_TYPE_FUNCTION_TABLE);
+  /* Template children without a bound field are not unparented for us. */
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
+
+  g_clear_object (&self->profile);
+
+  G_OBJECT_CLASS (smprof_function_table_parent_class)->dispose (object);
+}
+
+static void
+smprof_function_table_get_property (GObject    *object,
+                                    guint       prop_id,
+                                    GValue     *value,
+                                    GParamSpec *pspec)
+{
+  SmprofFunctionTable *self = SMPROF_FUNCTION_TABLE (object);
+
+  switch (prop_id)
+    {
+    case PROP_PROFILE:
+      g_value_set_object (value, smprof_function_table_get_profile (self));
+      break;
+
+    case PROP_SELECTED_FUNC:
+      g_value_set_uint (value, smprof_function_table_get_selected_func (self));
+      break;
+
+    case PROP_FILTER_TEXT:
+      g_value_set_string (value, smprof_function_table_get_filter_text (self));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+smprof_function_table_set_property (GObject      *object,
+                                    guint         prop_id,
+                                    const GValue *value,
+                                    GParamSpec   *pspec)
+{
+  SmprofFunctionTable *self = SMPROF_FUNCTION_TABLE (object);
+
+  switch (prop_id)
+    {
+    case PROP_PROFILE:
+      smprof_function_table_set_profile (self, g_value_get_object (value));
+      break;
+
+    case PROP_SELECTED_FUNC:
+      smprof_function_table_set_selected_func (self, g_value_get_uint (value));
+      break;
+
+    case PROP_FILTER_TEXT:
+      smprof_function_table_set_filter_text (self, g_value_get_string (value));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+smprof_function_table_class_init (SmprofFunctionTableClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = smprof_function_table_dispose;
+  object_class->get_property = smprof_function_table_get_property;
+  object_class->set_property = smprof_function_table_set_property;
+
+  /**
+   * SmprofFunctionTable:profile:
+   *
+   * The aggregated selection whose functions are listed.
+   */
+  properties[PROP_PROFILE] =
+    g_param_spec_object ("profile", NULL, NULL,
+                         SMPROF_TYPE_PROFILE,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * SmprofFunctionTable:selected-func:
+   *
+   * The function id (in the job's function table) of the selected row, or
+   * `SMPROF_FUNC_NONE`. Its callers and callees are listed beside the table.
+   */
+  properties[PROP_SELECTED_FUNC] =
+    g_param_spec_uint ("selected-func", NULL, NULL,
+                       0, G_MAXUINT32, SMPROF_FUNC_NONE,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * SmprofFunctionTable:filter-text:
+   *
+   * Rows whose `filename:lineno(function)` contains this text, ignoring case,
+   * are shown; %NULL or empty shows every row.
+   */
+  properties[PROP_FILTER_TEXT] =
+    g_param_spec_string ("filter-text", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * SmprofFunctionTable::function-activated:
+   * @self: the table
+   * @func: the function id
+   *
+   * A row was activated (double click or Enter).
+   */
+  signals[FUNCTION_ACTIVATED] =
+    g_signal_new ("function-activated",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_UINT);
+
+  smprof_ui_ensure_resources ();
+  g_type_ensure (SMPROF_TYPE_FUNCTION_ITEM);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/smprof/Viewer/plugins/sagemaker/smprof-function-table.ui");
+  gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, filter_entry);
+  gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, count_label);
+  gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, note_label);
+  gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, column_view);
+  gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, selection);
+  gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, selection_sort);
+  gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, filter_model);
+  gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, string_filter);
+  gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, store);
+  gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, callers_view);
+  gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, callers_selection);
+  gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, callers_selection_sort);
+  gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, callers_store);
+  gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, callees_view);
+  gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, callees_selection);
+  gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, callees_selection_sort);
+  gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, callees_store);
+  gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, ncalls_column);
+  gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, tottime_column);
+  gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, tottime_percall_column);
+  gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, cumtime_column);
+  gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, cumtime_percall_column);
+  gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, label_column);
+  gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, callers_cumtime_column);
+  gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, callees_cumtime_column);
+  gtk_widget_class_bind_template_callback (widget_class, filter_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, filter_stop_cb);
+
+  gtk_widget_class_install_action (widget_class, "functions.filter", NULL, focus_filter_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "functions.filter", NULL);
+
+  gtk_widget_class_set_css_name (widget_class, "smproffunctions");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
+}
+
+static void
+smprof_function_table_init (SmprofFunctionTable *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  gtk_sort_list_model_set_sorter (self->selection_sort, gtk_column_view_get_sorter (self->column_view));
+  gtk_sort_list_model_set_sorter (self->callers_selection_sort, gtk_column_view_get_sorter (self->callers_view));
+  gtk_sort_list_model_set_sorter (self->callees_selection_sort, gtk_column_view_get_sorter (self->callees_view));
+
+  /* pstats' and the command line's default order */
+  gtk_column_view_sort_by_column (self->column_view, self->cumtime_column, GTK_SORT_DESCENDING);
+  gtk_column_view_sort_by_column (self->callers_view, self->callers_cumtime_column, GTK_SORT_DESCENDING);
+  gtk_column_view_sort_by_column (self->callees_view, self->callees_cumtime_column, GTK_SORT_DESCENDING);
+
+  g_signal_connect_swapped (self->selection, "notify::selected-item",
+                            G_CALLBACK (selection_changed_cb), self);
+  g_signal_connect_swapped (self->filter_model, "items-changed",
+                            G_CALLBACK (update_count), self);
+  g_signal_connect_swapped (self->column_view, "activate", G_CALLBACK (activate_cb), self);
+  g_signal_connect_swapped (self->callers_view, "activate", G_CALLBACK (callers_activate_cb), self);
+  g_signal_connect_swapped (self->callees_view, "activate", G_CALLBACK (callees_activate_cb), self);
+
+  gtk_search_entry_set_key_capture_widget (self->filter_entry, GTK_WIDGET (self->column_view));
+
+  update_count (self);
+}
+
+GtkWidget *
+smprof_function_table_new (void)
+{
+  return g_object_new (SMPROF_TYPE_FUNCTION_TABLE, NULL);
+}
+
+SmprofProfile *
+smprof_function_table_get_profile (SmprofFunctionTable *self)
+{
+  g_return_val_if_fail (SMPROF_IS_FUNCTION_TABLE (self), NULL);
+
+  return self->profile;
+}
+
+/**
+ * smprof_function_table_set_profile:
+ * @self: a function table
+ * @profile: (nullable): the profile to list
+ *
+ * Lists one row per function of @profile. The selection is cleared; the
+ * filter and the sort order are kept.
+ */
+void
+smprof_function_table_set_profile (SmprofFunctionTable *self,
+                                   SmprofProfile       *profile)
+{
+  g_autoptr(GPtrArray) items = NULL;
+
+  g_return_if_fail (SMPROF_IS_FUNCTION_TABLE (self));
+  g_return_if_fail (profile == NULL || SMPROF_IS_PROFILE (profile));
+
+  if (!g_set_object (&self->profile, profile))
+    return;
+
+  items = g_ptr_array_new_with_free_func (g_object_unref);
+
+  if (profile != NULL)
+    {
+      SmprofFuncTable *table = smprof_job_get_func_table (smprof_profile_get_job (profile));
+      guint n = smprof_profile_get_n_functions (profile);
+
+      g_ptr_array_set_size (items, 0);
+      for (guint i = 0; i < n; i++)
+        {
+          const SmprofFunctionRow *row = smprof_profile_get_function (profile, i);
+
+          g_ptr_array_add (items, smprof_function_item_new (table, row->func, row->ncalls, row->pcalls,
+                                                            row->tottime, row->cumtime));
+        }
+    }
+
+  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+  g_list_store_splice (self->store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->store)),
+                       items->pdata, items->len);
+
+  gtk_widget_set_visible (GTK_WIDGET (self->note_label),
+                          profile != NULL && smprof_profile_get_profiler (profile) == SMPROF_PROFILER_PYINSTRUMENT);
+  gtk_label_set_label (self->note_label,
+                       _("Sampled by Pyinstrument: there are no call counts, and times come from the "
+                         "merged call tree"));
+
+  update_edges (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROFILE]);
+}
+
+guint32
+smprof_function_table_get_selected_func (SmprofFunctionTable *self)
+{
+  SmprofFunctionItem *item;
+
+  g_return_val_if_fail (SMPROF_IS_FUNCTION_TABLE (self), SMPROF_FUNC_NONE);
+
+  item = gtk_single_selection_get_selected_item (self->selection);
+
+  return item != NULL ? smprof_function_item_get_func (item) : SMPROF_FUNC_NONE;
+}
+
+static guint
+find_func (GListModel *model,
+           guint32     func)
+{
+  guint n = g_list_model_get_n_items (model);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(SmprofFunctionItem) item = g_list_model_get_item (model, i);
+
+      if (smprof_function_item_get_func (item) == func)
+        return i;
+    }
+
+  return GTK_INVALID_LIST_POSITION;
+}
+
+/**
+ * smprof_function_table_set_selected_func:
+ * @self: a function table
+ * @func: a function id, or `SMPROF_FUNC_NONE` to clear the selection
+ *
+ * Selects the row of @func and scrolls to it; the filter is cleared when
+ * it hides that row.
+ */
+void
+smprof_function_table_set_selected_func (SmprofFunctionTable *self,
+                                         guint32              func)
+{
+  guint position = GTK_INVALID_LIST_POSITION;
+
+  g_return_if_fail (SMPROF_IS_FUNCTION_TABLE (self));
+
+  if (func != SMPROF_FUNC_NONE)
+    {
+      position = find_func (G_LIST_MODEL (self->selection), func);
+
+      if (position == GTK_INVALID_LIST_POSITION &&
+          find_func (G_LIST_MODEL (self->store), func) != GTK_INVALID_LIST_POSITION)
+        {
+          smprof_function_table_set_filter_text (self, NULL);
+          position = find_func (G_LIST_MODEL (self->selection), func);
+        }
+    }
+
+  if (position == gtk_single_selection_get_selected (self->selection))
+    return;
+
+  gtk_single_selection_set_selected (self->selection, position);
+  if (position != GTK_INVALID_LIST_POSITION)
+    scroll_to_position (self, position);
+}
+
+const char *
+smprof_function_table_get_filter_text (SmprofFunctionTable *self)
+{
+  g_return_val_if_fail (SMPROF_IS_FUNCTION_TABLE (self), NULL);
+
+  return gtk_string_filter_get_search (self->string_filter);
+}
+
+/**
+ * smprof_function_table_set_filter_text:
+ * @self: a function table
+ * @text: (nullable): what `filename:lineno(function)` must contain
+ *
+ * Filters the rows now (the entry's own changes are debounced).
+ */
+void
+smprof_function_table_set_filter_text (SmprofFunctionTable *self,
+                                       const char          *text)
+{
+  g_return_if_fail (SMPROF_IS_FUNCTION_TABLE (self));
+
+  if (text != NULL && text[0] == '\0')
+    text = NULL;
+
+  if (g_strcmp0 (text, gtk_string_filter_get_search (self->string_filter)) == 0)
+    return;
+
+  gtk_string_filter_set_search (self->string_filter, text);
+
+  /* Replacing the entry's text passes through an empty entry, which
+   * GtkSearchEntry reports at once: ignore the entry while it follows us. */
+  if (g_strcmp0 (text != NULL ? text : "", gtk_editable_get_text (GTK_EDITABLE (self->filter_entry))) != 0)
+    {
+      self->syncing_entry = TRUE;
+      gtk_editable_set_text (GTK_EDITABLE (self->filter_entry), text != NULL ? text : "");
+      self->syncing_entry = FALSE;
+    }
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILTER_TEXT]);
+}
+
+/**
+ * smprof_function_table_sort_by:
+ * @self: a function table
+ * @column: "ncalls", "tottime", "tottime-percall", "cumtime",
+ *   "cumtime-percall" or "label"
+ * @order: the direction
+ *
+ * Sorts the table as a click on that column's header would.
+ */
+void
+smprof_function_table_sort_by (SmprofFunctionTable *self,
+                               const char          *column,
+                               GtkSortType          order)
+{
+  const struct { const char *name; GtkColumnViewColumn *column; } columns[] = {
+    { "ncalls", self->ncalls_column },
+    { "tottime", self->tottime_column },
+    { "tottime-percall", self->tottime_percall_column },
+    { "cumtime", self->cumtime_column },
+    { "cumtime-percall", self->cumtime_percall_column },
+    { "label", self->label_column },
+  };
+
+  g_return_if_fail (SMPROF_IS_FUNCTION_TABLE (self));
+  g_return_if_fail (column != NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (columns); i++)
+    {
+      if (strcmp (columns[i].name, column) == 0)
+        {
+          gtk_column_view_sort_by_column (self->column_view, columns[i].column, order);
+          return;
+        }
+    }
+
+  g_critical ("No column named “%s” in the function table", column);
+}
+
+/**
+ * smprof_function_table_get_model:
+ * @self: a function table
+ *
+ * Returns: (transfer none): the rows as shown (filtered and sorted), each a
+ *   #SmprofFunctionItem
+ */
+GListModel *
+smprof_function_table_get_model (SmprofFunctionTable *self)
+{
+  g_return_val_if_fail (SMPROF_IS_FUNCTION_TABLE (self), NULL);
+
+  return G_LIST_MODEL (self->selection);
+}
+
+/**
+ * smprof_function_table_get_callers_model:
+ * @self: a function table
+ *
+ * Returns: (transfer none): the callers of the selected function, each a
+ *   #SmprofFunctionItem whose times are those of the selected function when
+ *   called from it
+ */
+GListModel *
+smprof_function_table_get_callers_model (SmprofFunctionTable *self)
+{
+  g_return_val_if_fail (SMPROF_IS_FUNCTION_TABLE (self), NULL);
+
+  return G_LIST_MODEL (self->callers_selection);
+}
+
+/**
+ * smprof_function_table_get_callees_model:
+ * @self: a function table
+ *
+ * Returns: (transfer none): the functions the selected function calls, each
+ *   a #SmprofFunctionItem with the callee's times on those calls
+ */
+GListModel *
+smprof_function_table_get_callees_model (SmprofFunctionTable *self)
+{
+  g_return_val_if_fail (SMPROF_IS_FUNCTION_TABLE (self), NULL);
+
+  return G_LIST_MODEL (self->callees_selection);
+}

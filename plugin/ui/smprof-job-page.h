@@ -1,0 +1,72 @@
+/* smprof-job-page.h: the page of one SageMaker job
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "smprof-job.h"
+#include "smprof-profile.h"
+#include "smprof-query.h"
+
+G_BEGIN_DECLS
+
+/**
+ * SmprofJobPagePreset:
+ * @SMPROF_JOB_PAGE_PRESET_NONE: the selection came from elsewhere (the
+ *   timeline, smprof_job_page_set_selection(), smprof_job_page_select_records())
+ * @SMPROF_JOB_PAGE_PRESET_WHOLE_JOB: every interval
+ * @SMPROF_JOB_PAGE_PRESET_INITIALIZATION: intervals starting at phase `start`
+ * @SMPROF_JOB_PAGE_PRESET_TRAINING_LOOP: neither initialization nor finalization
+ * @SMPROF_JOB_PAGE_PRESET_FINALIZATION: the other intervals ending at phase `end`
+ * @SMPROF_JOB_PAGE_PRESET_FORWARD_PASSES: training-loop intervals from step
+ *   start to forward pass end
+ * @SMPROF_JOB_PAGE_PRESET_REST_OF_STEP: the training loop without the forward passes
+ * @SMPROF_JOB_PAGE_PRESET_STEPS: train steps N to M, smdebug's by-step rule
+ *   (step start to step end)
+ */
+typedef enum
+{
+  SMPROF_JOB_PAGE_PRESET_NONE,
+  SMPROF_JOB_PAGE_PRESET_WHOLE_JOB,
+  SMPROF_JOB_PAGE_PRESET_INITIALIZATION,
+  SMPROF_JOB_PAGE_PRESET_TRAINING_LOOP,
+  SMPROF_JOB_PAGE_PRESET_FINALIZATION,
+  SMPROF_JOB_PAGE_PRESET_FORWARD_PASSES,
+  SMPROF_JOB_PAGE_PRESET_REST_OF_STEP,
+  SMPROF_JOB_PAGE_PRESET_STEPS,
+} SmprofJobPagePreset;
+
+#define SMPROF_TYPE_JOB_PAGE (smprof_job_page_get_type ())
+
+G_DECLARE_FINAL_TYPE (SmprofJobPage, smprof_job_page, SMPROF, JOB_PAGE, GtkWidget)
+
+GtkWidget             *smprof_job_page_new                  (SmprofJob             *job);
+SmprofJob             *smprof_job_page_get_job              (SmprofJobPage         *self);
+SmprofProfiler         smprof_job_page_get_profiler         (SmprofJobPage         *self);
+void                   smprof_job_page_set_profiler         (SmprofJobPage         *self,
+                                                             SmprofProfiler         profiler);
+const char * const    *smprof_job_page_get_node_ids         (SmprofJobPage         *self);
+void                   smprof_job_page_set_node_ids         (SmprofJobPage         *self,
+                                                             const char * const    *node_ids);
+SmprofJobPagePreset    smprof_job_page_get_preset           (SmprofJobPage         *self);
+void                   smprof_job_page_set_preset           (SmprofJobPage         *self,
+                                                             SmprofJobPagePreset    preset);
+void                   smprof_job_page_set_step_range       (SmprofJobPage         *self,
+                                                             gint64                 first_step,
+                                                             gint64                 last_step);
+const SmprofSelection *smprof_job_page_get_selection        (SmprofJobPage         *self);
+void                   smprof_job_page_set_selection        (SmprofJobPage         *self,
+                                                             const SmprofSelection *selection);
+void                   smprof_job_page_select_records       (SmprofJobPage         *self,
+                                                             GPtrArray             *records);
+GPtrArray             *smprof_job_page_get_selected_records (SmprofJobPage         *self);
+SmprofProfile         *smprof_job_page_get_profile          (SmprofJobPage         *self);
+gboolean               smprof_job_page_get_busy             (SmprofJobPage         *self);
+GtkBox                *smprof_job_page_get_slot             (SmprofJobPage         *self,
+                                                             const char            *name);
+
+G_END_DECLS

@@ -1,0 +1,165 @@
+/* smprof-timeline-private.h: what smprof-timeline*.c (and the tests) share
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "smprof-timeline.h"
+
+G_BEGIN_DECLS
+
+/* Geometry, in pixels */
+#define SMPROF_TIMELINE_RULER_HEIGHT  26
+#define SMPROF_TIMELINE_LEGEND_HEIGHT 26
+#define SMPROF_TIMELINE_LANE_HEIGHT   24
+#define SMPROF_TIMELINE_ROW_PAD       5   /* above and below a row's lanes: phase ticks */
+#define SMPROF_TIMELINE_BLOCK_INSET   2   /* between a lane's edge and its blocks */
+#define SMPROF_TIMELINE_RIGHT_PAD     8
+#define SMPROF_TIMELINE_DRAG_THRESHOLD 3
+
+typedef struct
+{
+  guint  node;     /* index in the layout */
+  double y;        /* top, in content coordinates (0 = first row) */
+  double height;
+} SmprofTimelineRow;
+
+typedef struct
+{
+  GskRenderNode      *node;
+  SmprofTimelineAxis  axis;
+  double              start;   /* axis values the node covers */
+  double              end;
+  double              scale;   /* pixels per axis unit */
+  double              y0;      /* content rows the node covers */
+  double              y1;
+  guint               generation;
+} SmprofTimelineCache;
+
+struct _SmprofTimeline
+{
+  GtkWidget                 parent_instance;
+
+  SmprofJob                *job;
+  SmprofProfiler            profiler;
+  char                    **visible_nodes;   /* as set; NULL: all */
+  SmprofTimelineLayout     *layout;
+  GArray                   *rows;            /* SmprofTimelineRow, shown nodes in order */
+  GArray                   *row_of_node;     /* int per layout node: its row, or -1 */
+  double                    content_height;
+  double                    label_width;
+  gboolean                  align_by_step;
+
+  /* What is shown: [view_start, view_start + view_span] on the current axis */
+  double                    view_start;
+  double                    view_span;
+  double                    vscroll;
+  gboolean                  view_fit;        /* follow the extent (nothing zoomed yet) */
+
+  GtkAdjustment            *hadjustment;
+  GtkAdjustment            *vadjustment;
+  guint                     hscroll_policy : 1;
+  guint                     vscroll_policy : 1;
+  guint                     in_adjustment_update : 1;
+
+  /* The committed selection, and a flag per layout item */
+  SmprofTimelineSelection  *selection;
+  guint8                   *selected;
+  gboolean                  selection_follows_nodes;
+  gboolean                  has_selection_extent[SMPROF_TIMELINE_N_AXES];
+  double                    selection_extent[SMPROF_TIMELINE_N_AXES][2];
+
+  /* Pointer and keyboard */
+  const SmprofTimelineItem *hover_item;
+  const SmprofTimelineItem *focus_item;
+  const SmprofTimelineItem *anchor_item;
+  double                    pointer_x;
+  double                    pointer_y;
+  gboolean                  pointer_inside;
+
+  gboolean                  drag_pending;    /* button down, not yet past the threshold */
+  gboolean                  dragging;
+  gboolean                  drag_extend;
+  double                    drag_x;
+  double                    drag_y;
+  double                    drag_anchor;     /* axis values */
+  double                    drag_value;
+  double                    pan_start;
+  double                    pan_vscroll;
+
+  /* Drawing */
+  SmprofTimelineCache       blocks;
+  SmprofTimelineCache       overlay;
+  guint                     blocks_generation;
+  guint                     overlay_generation;
+  gboolean                  dark;
+  GdkRGBA                   fg;
+  PangoLayout              *text;
+  PangoLayout              *small_text;
+};
+
+/* smprof-timeline.c */
+void                      _smprof_timeline_set_layout         (SmprofTimeline           *self,
+                                                               SmprofTimelineLayout     *layout);
+void                      _smprof_timeline_get_viewport       (SmprofTimeline           *self,
+                                                               SmprofTimelineViewport   *viewport);
+double                    _smprof_timeline_rows_height        (SmprofTimeline           *self);
+int                       _smprof_timeline_row_at_y           (SmprofTimeline           *self,
+                                                               double                    y,
+                                                               guint                    *lane);
+gboolean                  _smprof_timeline_get_row_rect       (SmprofTimeline           *self,
+                                                               guint                     row,
+                                                               graphene_rect_t          *rect);
+int                       _smprof_timeline_row_of_node        (SmprofTimeline           *self,
+                                                               guint                     node);
+gboolean                  _smprof_timeline_get_block_rect     (SmprofTimeline           *self,
+                                                               const SmprofTimelineItem *item,
+                                                               graphene_rect_t          *rect);
+const SmprofTimelineItem *_smprof_timeline_item_at            (SmprofTimeline           *self,
+                                                               double                    x,
+                                                               double                    y);
+void                      _smprof_timeline_set_view           (SmprofTimeline           *self,
+                                                               double                    start,
+                                                               double                    span);
+void                      _smprof_timeline_zoom_around        (SmprofTimeline           *self,
+                                                               double                    factor,
+                                                               double                    value);
+void                      _smprof_timeline_set_vscroll        (SmprofTimeline           *self,
+                                                               double                    vscroll);
+void                      _smprof_timeline_commit_range       (SmprofTimeline           *self,
+                                                               double                    start,
+                                                               double                    end,
+                                                               const guint              *nodes,
+                                                               guint                     n_nodes);
+void                      _smprof_timeline_select_item        (SmprofTimeline           *self,
+                                                               const SmprofTimelineItem *item);
+void                      _smprof_timeline_extend_to_item     (SmprofTimeline           *self,
+                                                               const SmprofTimelineItem *item);
+void                      _smprof_timeline_set_focus_item     (SmprofTimeline           *self,
+                                                               const SmprofTimelineItem *item,
+                                                               gboolean                  reveal);
+void                      _smprof_timeline_set_hover_item     (SmprofTimeline           *self,
+                                                               const SmprofTimelineItem *item);
+void                      _smprof_timeline_invalidate_overlay (SmprofTimeline           *self);
+gboolean                  _smprof_timeline_selection_span     (SmprofTimeline           *self,
+                                                               double                   *start,
+                                                               double                   *end);
+char                     *_smprof_timeline_dup_tooltip_markup (const SmprofTimelineItem *item);
+
+/* smprof-timeline-input.c */
+void                      _smprof_timeline_class_input_init   (GtkWidgetClass           *widget_class);
+void                      _smprof_timeline_input_init         (SmprofTimeline           *self);
+void                      _smprof_timeline_drag_begin         (SmprofTimeline           *self,
+                                                               double                    x,
+                                                               double                    y,
+                                                               gboolean                  extend);
+void                      _smprof_timeline_drag_update        (SmprofTimeline           *self,
+                                                               double                    x,
+                                                               double                    y);
+void                      _smprof_timeline_drag_end           (SmprofTimeline           *self,
+                                                               double                    x,
+                                                               double                    y);
+
+G_END_DECLS

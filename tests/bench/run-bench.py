@@ -1,0 +1,303 @@
+#!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The smprof authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""run-bench.py - smprof against smdebug's way of aggregating, on synthetic corpora.
+
+Makes small, medium and large corpora with ../shared/tools/make-corpus.py in a scratch folder
+(reused when they already match), then measures, each against the reference run in the same
+session (../shared/tools/smdebug-aggregate.py: smdebug's method, pstats.Stats().add in record
+order):
+
+  1. cold: index the job and aggregate everything, on one node and on all nodes
+     (the `smprof stats --all` command line, a fresh process each time);
+  2. 100 random step ranges and time ranges on one node (the command line, one process each);
+  3. interactive re-aggregation, the core call behind the timeline's drag selection
+     (smprof_range_index_aggregate), median and worst of 1,000 random ranges on the loaded job;
+  4. peak memory (RSS) with the large corpus loaded, against its bytes on disk;
+  5. flame graph: the estimated tree, layout and first render of the largest merged tree, and
+     of a synthetic 100,000-frame tree.
+
+The reference runs are bounded: each is run once, and where smprof runs many queries the
+reference runs a random sample of them (--ref-queries), the ratio comparing the same sample.
+
+Prints a table (figure, smprof, reference, ratio) and writes it, with the raw numbers, to
+--out. Python standard library only. Not a test: nothing here is part of `meson test`.
+"""
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCE_ROOT = os.path.dirname(os.path.dirname(HERE))
+TOOLS = os.path.join(SOURCE_ROOT, "..", "shared", "tools")
+
+SIZES = {
+    "small": ["--nodes", "2", "--steps", "100"],
+    "medium": ["--nodes", "4", "--steps", "500"],
+    "large": ["--nodes", "8", "--steps", "2000"],
+}
+
+
+def log(message):
+    print(message, file=sys.stderr, flush=True)
+
+
+def load_average():
+    try:
+        return os.getloadavg()[0]
+    except OSError:
+        return float("nan")
+
+
+def wait_until_quiet(limit, timeout):
+    """Other work on the machine skews every figure; wait a while for it to end."""
+    deadline = time.monotonic() + timeout
+    while load_average() > limit and time.monotonic() < deadline:
+        log(f"load average {load_average():.2f} > {limit}: waiting")
+        time.sleep(15)
+
+
+def timed(argv, stdout=subprocess.DEVNULL, ok=(0,)):
+    """Runs argv; returns (wall seconds, stdout text or None)."""
+    start = time.perf_counter()
+    result = subprocess.run(argv, stdout=stdout, stderr=subprocess.PIPE, text=True)
+    seconds = time.perf_counter() - start
+    if result.returncode not in ok:
+        raise RuntimeError(f"{' '.join(argv)} exited with {result.returncode}: {result.stderr.strip()}")
+    return seconds, result.stdout if stdout == subprocess.PIPE else None
+
+
+def make_corpus(scratch, size, fresh):
+    path = os.path.join(scratch, size)
+    manifest_path = os.path.join(path, "corpus-manifest.json")
+    args = SIZES[size]
+    if not fresh and os.path.exists(manifest_path):
+        with open(manifest_path) as f:
+            manifest = json.load(f)
+        if manifest.get("command", [])[2:] == args:
+            return path, manifest
+    log(f"making the {size} corpus in {path}")
+    subprocess.run([sys.executable, os.path.join(TOOLS, "make-corpus.py"), path, "--force"] + args,
+                   check=True, stdout=subprocess.DEVNULL)
+    with open(manifest_path) as f:
+        return path, json.load(f)
+
+
+def disk_bytes(path):
+    total = 0
+    for folder, _, files in os.walk(path):
+        for name in files:
+            total += os.path.getsize(os.path.join(folder, name))
+    return total
+
+
+class Bench:
+    def __init__(self, args):
+        self.args = args
+        self.smprof = os.path.join(args.build_dir, "cli", "smprof")
+        self.driver = os.path.join(args.build_dir, "tests", "bench", "bench-smprof")
+        self.reference = os.path.join(TOOLS, "smdebug-aggregate.py")
+        for path, hint in ((self.smprof, "build smprof"),
+                           (self.driver, "configure the build with -Dbenchmarks=true"),
+                           (self.reference, "../shared/tools must sit next to this checkout")):
+            if not os.path.exists(path):
+                sys.exit(f"run-bench.py: {path} is missing ({hint})")
+        self.rows = []
+        self.raw = {}
+        self.rand = random.Random(args.seed)
+
+    def add(self, figure, smprof, reference, ratio, note=""):
+        self.rows.append((figure, smprof, reference, ratio, note))
+        log(f"  {figure}: {smprof} | {reference} | {ratio}")
+
+    def ref(self, corpus, *selection, node="any", json_out=False):
+        argv = [sys.executable, self.reference, os.path.join(corpus, "framework", "pytorch", "cprofile"),
+                "--node", node] + list(selection) + (["--json"] if json_out else ["--quiet"])
+        return timed(argv, stdout=subprocess.PIPE if json_out else subprocess.DEVNULL)
+
+    def cli(self, corpus, *selection, node="any", capture=False):
+        # Exit status 1 is an answer too: nothing selected.
+        argv = [self.smprof, "stats", corpus, "--node", node] + list(selection) + ["--json"]
+        return timed(argv, stdout=subprocess.PIPE if capture else subprocess.DEVNULL, ok=(0, 1))
+
+    def node_span(self, corpus, node):
+        """The first start and last end of a node's intervals, in seconds."""
+        _, listing = timed([self.smprof, "list", corpus, "--json"], stdout=subprocess.PIPE)
+        intervals = [r for r in json.loads(listing) if node == "all" or r["node_id"] == node]
+        return (min(r["start_time_since_epoch_in_micros"] for r in intervals) / 1e6,
+                max(r["end_time_since_epoch_in_micros"] for r in intervals) / 1e6)
+
+    def driver_json(self, *argv):
+        _, out = timed([self.driver] + list(argv), stdout=subprocess.PIPE)
+        return json.loads(out)
+
+    # 1. cold index + full aggregation
+    def cold(self, size, corpus):
+        for node in ("any", "all"):
+            times = [self.cli(corpus, "--all", node=node)[0] for _ in range(self.args.repeat)]
+            ours = statistics.median(times)
+            theirs, _ = self.ref(corpus, "--all", node=node)
+            breakdown = self.driver_json("cold", corpus, "--node", node)
+            self.raw[f"{size}/cold/{node}"] = {"smprof_s": times, "reference_s": theirs, "in_process": breakdown}
+            label = "one node" if node == "any" else "all nodes"
+            self.add(f"{size}: (1) cold index + aggregate all, {label} ({breakdown['intervals']:,} intervals)",
+                     f"{ours:.3f} s", f"{theirs:.2f} s", f"{theirs / ours:.0f}x faster")
+
+    # 2. random step and time ranges on one node, one process per query
+    def queries(self, size, corpus, manifest):
+        node = manifest["node_any"]
+        steps = manifest["steps"]
+        first, last = self.node_span(corpus, node)
+        mode = "global" if not manifest.get("eval_every") else "train"
+
+        queries = []
+        for i in range(self.args.queries):
+            if i % 2 == 0:
+                a, b = sorted(self.rand.randrange(steps) for _ in range(2))
+                queries.append(("--step", str(a), "--end-step", str(b), "--mode", mode))
+            else:
+                a, b = sorted(self.rand.uniform(first, last) for _ in range(2))
+                queries.append(("--time", repr(a), repr(b)))
+
+        ours = []
+        for q in queries:
+            seconds, out = self.cli(corpus, *q, node=node, capture=True)
+            ours.append((seconds, json.loads(out) if out.strip() else None))
+
+        sample = self.rand.sample(range(len(queries)), min(self.args.ref_queries, len(queries)))
+        theirs, same = [], 0
+        for i in sample:
+            q = queries[i]
+            ref_args = (q[0], q[1], q[3], "--mode", q[5]) if q[0] == "--step" else q
+            seconds, out = self.ref(corpus, *ref_args, node=node, json_out=True)
+            theirs.append(seconds)
+            expected = json.loads(out)
+            got = ours[i][1]
+            if (expected is None and got is None) or (
+                    expected is not None and got is not None
+                    and expected["total_tt"] == got["total_time"]
+                    and expected["total_calls"] == got["total_calls"]
+                    and len(expected["functions"]) == len(got["functions"])):
+                same += 1
+        ours_mean = statistics.mean(s for s, _ in ours)
+        ours_sample = statistics.mean(ours[i][0] for i in sample)
+        theirs_mean = statistics.mean(theirs)
+        self.raw[f"{size}/queries"] = {"smprof_s": [s for s, _ in ours], "reference_s": theirs, "sample": sample,
+                                       "same_answers": same}
+        self.add(f"{size}: (2) {len(queries)} random step/time ranges, one node, mean per query",
+                 f"{ours_mean:.3f} s", f"{theirs_mean:.2f} s ({len(sample)} sampled)",
+                 f"{theirs_mean / ours_sample:.0f}x faster",
+                 f"same totals as the reference in {same}/{len(sample)}")
+
+    # 3. interactive re-aggregation
+    def interactive(self, size, corpus, manifest):
+        for node in ("any", "all"):
+            result = self.driver_json("interactive", corpus, "--node", node, "--ranges", str(self.args.ranges),
+                                      "--verify", "20", "--seed", str(self.args.seed))
+            # smdebug's way to answer a new range is to load and add its files again.
+            samples = []
+            rounds = self.args.ref_ranges if node == "any" else max(1, self.args.ref_ranges // 3)
+            first, last = self.node_span(corpus, manifest["node_any"] if node == "any" else "all")
+            for _ in range(rounds):
+                a, b = sorted(self.rand.uniform(first, last) for _ in range(2))
+                samples.append(self.ref(corpus, "--time", repr(a), repr(b), node=node)[0])
+            theirs = statistics.median(samples)
+            self.raw[f"{size}/interactive/{node}"] = {"smprof": result, "reference_s": samples}
+            label = "one node" if node == "any" else "all nodes"
+            self.add(f"{size}: (3) re-aggregate a range, {label}: median / worst of {result['ranges']:,}",
+                     f"{result['median_ms']:.2f} / {result['worst_ms']:.2f} ms",
+                     f"{theirs:.2f} s (median of {len(samples)})",
+                     f"{theirs * 1e3 / result['median_ms']:.0f}x / {theirs * 1e3 / result['worst_ms']:.0f}x faster",
+                     f"index built in {result['build_s']:.2f} s, {result['index_bytes'] / 1e6:.1f} MB; "
+                     f"{result['verified']} ranges checked against the record-order merge: "
+                     f"{result['mismatches']} mismatches, max error {result['max_relative_error']:.1g} of the total")
+
+    # 4. memory
+    def memory(self, size, corpus):
+        result = self.driver_json("memory", corpus)
+        on_disk = disk_bytes(corpus)
+        self.raw[f"{size}/memory"] = dict(result, disk_bytes=on_disk)
+        self.add(f"{size}: (4) peak RSS, every interval loaded + range index",
+                 f"{result['peak_rss_bytes'] / 1e6:.0f} MB", f"{on_disk / 1e6:.0f} MB on disk",
+                 f"{result['peak_rss_bytes'] / on_disk:.2f} of disk",
+                 f"stats arrays {result['stats_bytes'] / 1e6:.0f} MB, range index {result['index_bytes'] / 1e6:.1f} MB")
+
+    # 5. flame graph
+    def flame(self, size, corpus):
+        result = self.driver_json("flame", corpus, "--frames", "100000", "--seed", str(self.args.seed))
+        self.raw[f"{size}/flame"] = result
+        merged, synthetic = result["merged"], result["synthetic"]
+        self.add(f"{size}: (5) estimated tree of the whole job ({merged['frames']:,} frames)",
+                 f"{result['estimated_tree_ms']:.1f} ms", "", "")
+        for name, tree in (("merged tree", merged), (f"synthetic {synthetic['frames']:,}-frame tree", synthetic)):
+            self.add(f"{size}: (5) flame layout, {name}", f"{tree['layout_ms']:.1f} ms", "target 100 ms",
+                     f"{100 / max(tree['layout_ms'], 1e-3):.0f}x under")
+            self.add(f"{size}: (5) first render (cairo, 1920 px), {name}", f"{tree['render_ms']:.1f} ms", "", "",
+                     f"{tree['rects']:,} rectangles")
+
+    def table(self):
+        lines = ["| figure | smprof | reference | ratio | notes |", "| --- | --- | --- | --- | --- |"]
+        for row in self.rows:
+            lines.append("| " + " | ".join(row) + " |")
+        return "\n".join(lines)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--build-dir", default=os.path.join(SOURCE_ROOT, "_build_perf"),
+                   help="a build configured with -Dbuildtype=release -Dbenchmarks=true (default: _build_perf)")
+    p.add_argument("--scratch", default="/tmp/smprof-bench", help="where the corpora go (default /tmp/smprof-bench)")
+    p.add_argument("--sizes", default="small,medium,large", help="comma-separated: small, medium, large")
+    p.add_argument("--fresh", action="store_true", help="remake the corpora even if they exist")
+    p.add_argument("--repeat", type=int, default=3, help="smprof runs per cold figure; the median is shown")
+    p.add_argument("--queries", type=int, default=100, help="random step/time queries for figure 2")
+    p.add_argument("--ref-queries", type=int, default=10, help="how many of them the reference also runs")
+    p.add_argument("--ranges", type=int, default=1000, help="random ranges for figure 3")
+    p.add_argument("--ref-ranges", type=int, default=5, help="reference runs for figure 3 (one node)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--wait-quiet", type=float, default=0, metavar="SECONDS",
+                   help="first wait up to this long for the load average to drop below 1")
+    p.add_argument("--out", default=None, help="the results file (default SCRATCH/bench-results.md)")
+    args = p.parse_args()
+
+    args.build_dir = os.path.abspath(args.build_dir)
+    os.makedirs(args.scratch, exist_ok=True)
+    out = args.out or os.path.join(args.scratch, "bench-results.md")
+    bench = Bench(args)
+
+    if args.wait_quiet > 0:
+        wait_until_quiet(1.0, args.wait_quiet)
+    load_before = load_average()
+    started = time.time()
+
+    for size in args.sizes.split(","):
+        corpus, manifest = make_corpus(args.scratch, size, args.fresh)
+        log(f"{size}: {manifest['intervals']['cprofile']:,} intervals, {manifest['bytes'] / 1e6:.0f} MB")
+        bench.cold(size, corpus)
+        bench.queries(size, corpus, manifest)
+        bench.interactive(size, corpus, manifest)
+        if size == "large":
+            bench.memory(size, corpus)
+            bench.flame(size, corpus)
+
+    load_after = load_average()
+    header = (f"smprof benchmark, {time.strftime('%Y-%m-%d %H:%M', time.localtime(started))}, "
+              f"{os.cpu_count()} cores, load average {load_before:.2f} before / {load_after:.2f} after, "
+              f"{time.time() - started:.0f} s\n\n"
+              f"    {' '.join([os.path.relpath(sys.argv[0])] + sys.argv[1:])}\n")
+    table = bench.table()
+    with open(out, "w") as f:
+        f.write(header + "\n" + table + "\n\n<!-- raw results\n" + json.dumps(bench.raw, indent=1) + "\n-->\n")
+    print(header)
+    print(table)
+    log(f"written to {out}")
+
+
+if __name__ == "__main__":
+    main()

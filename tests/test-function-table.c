@@ -1,0 +1,390 @@
+/* test-function-table.c: the function table, its sorting, filter, callers and callees
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <string.h>
+
+#include "smprof-function-item.h"
+#include "smprof-function-table.h"
+#include "smprof-ui-format.h"
+#include "ui-test-util.h"
+
+static SmprofProfile *cprofile;
+static SmprofProfile *pyinstrument;
+
+static SmprofFunctionItem *
+item_at (GListModel *model,
+         guint       position)
+{
+  SmprofFunctionItem *item = g_list_model_get_item (model, position);
+
+  g_object_unref (item);   /* the model keeps it */
+  return item;
+}
+
+/* One row per function, with SmprofProfile's numbers. */
+static void
+check_rows (SmprofProfile *profile)
+{
+  SmprofFunctionTable *table = SMPROF_FUNCTION_TABLE (g_object_ref_sink (smprof_function_table_new ()));
+  SmprofFuncTable *funcs = smprof_job_get_func_table (smprof_profile_get_job (profile));
+  GListModel *model;
+  g_autoptr(GHashTable) rows = g_hash_table_new (NULL, NULL);
+  guint n;
+
+  smprof_function_table_set_profile (table, profile);
+  g_assert_true (smprof_function_table_get_profile (table) == profile);
+
+  model = smprof_function_table_get_model (table);
+  n = smprof_profile_get_n_functions (profile);
+  g_assert_cmpuint (n, >, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const SmprofFunctionRow *row = smprof_profile_get_function (profile, i);
+
+      g_assert_false (g_hash_table_contains (rows, GUINT_TO_POINTER (row->func + 1)));
+      g_hash_table_insert (rows, GUINT_TO_POINTER (row->func + 1), (gpointer) row);
+    }
+
+  for (guint i = 0; i < n; i++)
+    {
+      SmprofFunctionItem *item = item_at (model, i);
+      const SmprofFunctionRow *row = g_hash_table_lookup (rows, GUINT_TO_POINTER (smprof_function_item_get_func (item) + 1));
+      g_autofree char *label = smprof_func_table_dup_label (funcs, row->func);
+      g_autofree char *ncalls_text = NULL;
+
+      g_assert_nonnull (row);
+      g_assert_cmpstr (smprof_function_item_get_label (item), ==, label);
+      g_assert_cmpint (smprof_function_item_get_ncalls (item), ==, row->ncalls);
+      g_assert_cmpint (smprof_function_item_get_pcalls (item), ==, row->pcalls);
+      g_assert_cmpfloat (smprof_function_item_get_tottime (item), ==, row->tottime);
+      g_assert_cmpfloat (smprof_function_item_get_cumtime (item), ==, row->cumtime);
+
+      g_object_get (item, "ncalls-text", &ncalls_text, NULL);
+      if (row->ncalls < 0)
+        {
+          /* Pyinstrument counts no calls. */
+          g_assert_cmpstr (ncalls_text, ==, "—");
+          g_assert_cmpfloat (smprof_function_item_get_tottime_percall (item), ==, -1);
+        }
+      else
+        {
+          g_autofree char *nc = smprof_ui_format_count (row->ncalls);
+          g_autofree char *cc = smprof_ui_format_count (row->pcalls);
+          g_autofree char *expected = row->ncalls == row->pcalls ? g_strdup (nc) : g_strdup_printf ("%s/%s", nc, cc);
+
+          g_assert_cmpstr (ncalls_text, ==, expected);
+          if (row->ncalls > 0)
+            g_assert_cmpfloat (smprof_function_item_get_tottime_percall (item), ==, row->tottime / row->ncalls);
+          if (row->pcalls > 0)
+            g_assert_cmpfloat (smprof_function_item_get_cumtime_percall (item), ==, row->cumtime / row->pcalls);
+        }
+    }
+
+  g_object_unref (table);
+}
+
+static void
+test_rows_cprofile (void)
+{
+  check_rows (cprofile);
+}
+
+static void
+test_rows_pyinstrument (void)
+{
+  check_rows (pyinstrument);
+}
+
+static void
+test_format (void)
+{
+  g_autofree char *a = smprof_ui_format_count (1234567);
+  g_autofree char *b = smprof_ui_format_count (999);
+  g_autofree char *c = smprof_ui_format_calls (1200, 1000);
+  g_autofree char *d = smprof_ui_format_calls (-1, -1);
+  g_autofree char *e = smprof_ui_format_seconds (1.23456);
+  g_autofree char *f = smprof_ui_format_seconds (0.0000123);
+  g_autofree char *g = smprof_ui_format_duration (0.0456);
+  g_autofree char *h = smprof_ui_format_percent (0.1234);
+
+  g_assert_cmpstr (a, ==, "1,234,567");
+  g_assert_cmpstr (b, ==, "999");
+  g_assert_cmpstr (c, ==, "1,200/1,000");
+  g_assert_cmpstr (d, ==, "—");
+  g_assert_cmpstr (e, ==, "1.235");
+  g_assert_cmpstr (f, ==, "0.0000123");
+  g_assert_cmpstr (g, ==, "45.6 ms");
+  g_assert_cmpstr (h, ==, "12.3 %");
+}
+
+static void
+check_sorted (GListModel *model,
+              const char *property,
+              gboolean    descending)
+{
+  guint n = g_list_model_get_n_items (model);
+
+  for (guint i = 1; i < n; i++)
+    {
+      double previous, current;
+
+      g_object_get (item_at (model, i - 1), property, &previous, NULL);
+      g_object_get (item_at (model, i), property, &current, NULL);
+
+      if (descending)
+        g_assert_cmpfloat (previous, >=, current);
+      else
+        g_assert_cmpfloat (previous, <=, current);
+    }
+}
+
+static void
+test_sort (void)
+{
+  SmprofFunctionTable *table = SMPROF_FUNCTION_TABLE (g_object_ref_sink (smprof_function_table_new ()));
+  GListModel *model = smprof_function_table_get_model (table);
+  double max_tottime = 0;
+
+  smprof_function_table_set_profile (table, cprofile);
+
+  /* cumtime, descending, as pstats and the command line default to */
+  check_sorted (model, "cumtime", TRUE);
+
+  smprof_function_table_sort_by (table, "tottime", GTK_SORT_DESCENDING);
+  check_sorted (model, "tottime", TRUE);
+  for (guint i = 0; i < smprof_profile_get_n_functions (cprofile); i++)
+    max_tottime = MAX (max_tottime, smprof_profile_get_function (cprofile, i)->tottime);
+  g_assert_cmpfloat (smprof_function_item_get_tottime (item_at (model, 0)), ==, max_tottime);
+
+  smprof_function_table_sort_by (table, "tottime", GTK_SORT_ASCENDING);
+  check_sorted (model, "tottime", FALSE);
+  smprof_function_table_sort_by (table, "cumtime-percall", GTK_SORT_DESCENDING);
+  check_sorted (model, "cumtime-percall", TRUE);
+  smprof_function_table_sort_by (table, "tottime-percall", GTK_SORT_DESCENDING);
+  check_sorted (model, "tottime-percall", TRUE);
+
+  smprof_function_table_sort_by (table, "ncalls", GTK_SORT_DESCENDING);
+  for (guint i = 1; i < g_list_model_get_n_items (model); i++)
+    g_assert_cmpint (smprof_function_item_get_ncalls (item_at (model, i - 1)), >=,
+                     smprof_function_item_get_ncalls (item_at (model, i)));
+
+  smprof_function_table_sort_by (table, "label", GTK_SORT_ASCENDING);
+  for (guint i = 1; i < g_list_model_get_n_items (model); i++)
+    {
+      /* GtkStringSorter ignores case by default. */
+      g_autofree char *fa = g_utf8_casefold (smprof_function_item_get_label (item_at (model, i - 1)), -1);
+      g_autofree char *fb = g_utf8_casefold (smprof_function_item_get_label (item_at (model, i)), -1);
+      g_autofree char *a = g_utf8_collate_key (fa, -1);
+      g_autofree char *b = g_utf8_collate_key (fb, -1);
+
+      g_assert_cmpint (strcmp (a, b), <=, 0);
+    }
+
+  g_object_unref (table);
+}
+
+static guint
+count_containing (SmprofProfile *profile,
+                  const char    *needle)
+{
+  SmprofFuncTable *funcs = smprof_job_get_func_table (smprof_profile_get_job (profile));
+  g_autofree char *folded_needle = g_utf8_casefold (needle, -1);
+  guint count = 0;
+
+  for (guint i = 0; i < smprof_profile_get_n_functions (profile); i++)
+    {
+      g_autofree char *label = smprof_func_table_dup_label (funcs, smprof_profile_get_function (profile, i)->func);
+      g_autofree char *folded = g_utf8_casefold (label, -1);
+
+      count += strstr (folded, folded_needle) != NULL;
+    }
+
+  return count;
+}
+
+static void
+test_filter (void)
+{
+  SmprofFunctionTable *table = SMPROF_FUNCTION_TABLE (g_object_ref_sink (smprof_function_table_new ()));
+  GListModel *model = smprof_function_table_get_model (table);
+  guint n = smprof_profile_get_n_functions (cprofile);
+  const char *needles[] = { "torch", "BUILT-IN", "{method", "module.py", "zzz-nothing" };
+
+  smprof_function_table_set_profile (table, cprofile);
+
+  for (guint k = 0; k < G_N_ELEMENTS (needles); k++)
+    {
+      g_autofree char *folded_needle = g_utf8_casefold (needles[k], -1);
+      guint expected = count_containing (cprofile, needles[k]);
+
+      smprof_function_table_set_filter_text (table, needles[k]);
+      g_assert_cmpstr (smprof_function_table_get_filter_text (table), ==, needles[k]);
+      g_test_message ("filter %s: %u of %u rows", needles[k], expected, n);
+      g_assert_cmpuint (g_list_model_get_n_items (model), ==, expected);
+
+      for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+        {
+          g_autofree char *folded = g_utf8_casefold (smprof_function_item_get_label (item_at (model, i)), -1);
+
+          g_assert_nonnull (strstr (folded, folded_needle));
+        }
+    }
+  g_assert_cmpuint (count_containing (cprofile, "torch"), >, 0);
+  g_assert_cmpuint (count_containing (cprofile, "torch"), <, n);
+
+  smprof_function_table_set_filter_text (table, "");
+  g_assert_null (smprof_function_table_get_filter_text (table));
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, n);
+
+  g_object_unref (table);
+}
+
+static void
+check_edges (GListModel *model,
+             GArray     *edges)
+{
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, edges->len);
+
+  for (guint i = 0; i < edges->len; i++)
+    {
+      const SmprofEdgeRow *edge = &g_array_index (edges, SmprofEdgeRow, i);
+      gboolean found = FALSE;
+
+      for (guint j = 0; j < g_list_model_get_n_items (model) && !found; j++)
+        {
+          SmprofFunctionItem *item = item_at (model, j);
+
+          if (smprof_function_item_get_func (item) != edge->func)
+            continue;
+
+          found = TRUE;
+          g_assert_cmpint (smprof_function_item_get_ncalls (item), ==, edge->ncalls);
+          g_assert_cmpfloat (smprof_function_item_get_tottime (item), ==, edge->tottime);
+          g_assert_cmpfloat (smprof_function_item_get_cumtime (item), ==, edge->cumtime);
+        }
+      g_assert_true (found);
+    }
+}
+
+static void
+selected_cb (GObject    *object,
+             GParamSpec *pspec,
+             gpointer    user_data)
+{
+  (*(guint *) user_data)++;
+}
+
+static void
+check_callers_callees (SmprofProfile *profile)
+{
+  SmprofFunctionTable *table = SMPROF_FUNCTION_TABLE (g_object_ref_sink (smprof_function_table_new ()));
+  GListModel *callers = smprof_function_table_get_callers_model (table);
+  GListModel *callees = smprof_function_table_get_callees_model (table);
+  guint checked_both = 0, notified = 0;
+
+  smprof_function_table_set_profile (table, profile);
+  g_signal_connect (table, "notify::selected-func", G_CALLBACK (selected_cb), &notified);
+  g_assert_cmpuint (smprof_function_table_get_selected_func (table), ==, SMPROF_FUNC_NONE);
+  g_assert_cmpuint (g_list_model_get_n_items (callers), ==, 0);
+
+  for (guint i = 0; i < smprof_profile_get_n_functions (profile); i++)
+    {
+      guint32 func = smprof_profile_get_function (profile, i)->func;
+      g_autoptr(GArray) expected_callers = smprof_profile_dup_callers (profile, func);
+      g_autoptr(GArray) expected_callees = smprof_profile_dup_callees (profile, func);
+
+      smprof_function_table_set_selected_func (table, func);
+      g_assert_cmpuint (smprof_function_table_get_selected_func (table), ==, func);
+      check_edges (callers, expected_callers);
+      check_edges (callees, expected_callees);
+      checked_both += expected_callers->len > 0 && expected_callees->len > 0;
+    }
+  g_assert_cmpuint (checked_both, >, 0);
+  g_assert_cmpuint (notified, >=, smprof_profile_get_n_functions (profile) - 1);
+
+  /* Selecting a function the filter hides clears the filter. */
+  smprof_function_table_set_filter_text (table, "zzz-nothing");
+  smprof_function_table_set_selected_func (table, smprof_profile_get_function (profile, 0)->func);
+  g_assert_null (smprof_function_table_get_filter_text (table));
+  g_assert_cmpuint (smprof_function_table_get_selected_func (table), ==, smprof_profile_get_function (profile, 0)->func);
+
+  smprof_function_table_set_selected_func (table, SMPROF_FUNC_NONE);
+  g_assert_cmpuint (g_list_model_get_n_items (callers), ==, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (callees), ==, 0);
+
+  g_object_unref (table);
+}
+
+static void
+test_callers_cprofile (void)
+{
+  check_callers_callees (cprofile);
+}
+
+static void
+test_callers_pyinstrument (void)
+{
+  check_callers_callees (pyinstrument);
+}
+
+/* Drawn in a window: a screenshot with a selected function, and labels that
+ * show its numbers. */
+static void
+test_screenshot (void)
+{
+  GtkWidget *table = smprof_function_table_new ();
+  GtkWidget *window;
+  g_autoptr(GdkTexture) texture = NULL;
+  GListModel *model;
+
+  smprof_function_table_set_profile (SMPROF_FUNCTION_TABLE (table), cprofile);
+  /* No row hovered by where Xvfb's pointer happens to rest. */
+  gtk_widget_set_can_target (table, FALSE);
+  window = ui_test_present (table, 1280, 720);
+
+  model = smprof_function_table_get_model (SMPROF_FUNCTION_TABLE (table));
+  smprof_function_table_set_selected_func (SMPROF_FUNCTION_TABLE (table),
+                                           smprof_function_item_get_func (item_at (model, 3)));
+  ui_test_settle ();
+
+  texture = ui_test_render (window);
+  g_assert_cmpuint (ui_test_count_colors (texture), >, 10);
+  ui_test_save (texture, "function-table.png");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int status;
+
+  /* Numbers as the C locale writes them, whatever the machine's. */
+  gtk_disable_setlocale ();
+  gtk_test_init (&argc, &argv, NULL);
+
+  cprofile = ui_test_load_profile ("pt-cprofile", SMPROF_PROFILER_CPROFILE);
+  pyinstrument = ui_test_load_profile ("pt-pyinstrument", SMPROF_PROFILER_PYINSTRUMENT);
+
+  g_test_add_func ("/function-table/format", test_format);
+  g_test_add_func ("/function-table/rows/cprofile", test_rows_cprofile);
+  g_test_add_func ("/function-table/rows/pyinstrument", test_rows_pyinstrument);
+  g_test_add_func ("/function-table/sort", test_sort);
+  g_test_add_func ("/function-table/filter", test_filter);
+  g_test_add_func ("/function-table/callers-callees/cprofile", test_callers_cprofile);
+  g_test_add_func ("/function-table/callers-callees/pyinstrument", test_callers_pyinstrument);
+  g_test_add_func ("/function-table/screenshot", test_screenshot);
+
+  status = g_test_run ();
+
+  g_clear_object (&cprofile);
+  g_clear_object (&pyinstrument);
+
+  return status;
+}

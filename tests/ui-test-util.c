@@ -1,0 +1,216 @@
+/* ui-test-util.c
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "smprof-job.h"
+#include "smprof-local-source.h"
+#include "smprof-query.h"
+#include "ui-test-util.h"
+
+/* A job of tests/data/real-smdebug, every interval of the default ("any")
+ * node: what `smprof stats JOB --all` aggregates. */
+SmprofProfile *
+ui_test_load_profile (const char     *job_name,
+                      SmprofProfiler  profiler)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "real-smdebug", job_name, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SmprofSource) source = smprof_local_source_new (path, &error);
+  g_autoptr(SmprofJob) job = NULL;
+  g_auto(GStrv) node_ids = NULL;
+  g_autoptr(GPtrArray) selected = NULL;
+  SmprofNodeChoice choice = { SMPROF_NODES_ANY, NULL };
+  SmprofSelection all = { .kind = SMPROF_SELECT_ALL };
+  GPtrArray *records;
+
+  g_assert_no_error (error);
+  job = smprof_job_new (source);
+  g_assert_true (smprof_job_load (job, NULL, &error));
+  g_assert_no_error (error);
+
+  records = smprof_job_get_records (job, profiler);
+  node_ids = smprof_node_choice_resolve (&choice, records);
+  g_assert_nonnull (node_ids);
+
+  selected = smprof_select (records, (const char * const *) node_ids, &all);
+  g_assert_cmpuint (selected->len, >, 0);
+  g_assert_true (smprof_job_load_stats (job, selected, NULL, &error));
+  g_assert_no_error (error);
+
+  return smprof_profile_new (job, profiler, (const char * const *) node_ids, selected);
+}
+
+static gboolean
+timeout_cb (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  g_main_context_wakeup (NULL);
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs the main loop for a moment, so layout, list rows and frames settle. */
+void
+ui_test_settle (void)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (150, timeout_cb, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+/* @child alone in an undecorated window of that size, mapped and allocated. */
+GtkWidget *
+ui_test_present (GtkWidget *child,
+                 int        width,
+                 int        height)
+{
+  GtkWidget *window = gtk_window_new ();
+  gboolean timed_out = FALSE;
+  guint id;
+
+  gtk_window_set_decorated (GTK_WINDOW (window), FALSE);
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  gtk_window_set_child (GTK_WINDOW (window), child);
+  gtk_window_present (GTK_WINDOW (window));
+
+  id = g_timeout_add (5000, timeout_cb, &timed_out);
+  while (!timed_out && (!gtk_widget_get_mapped (child) || gtk_widget_get_width (child) == 0))
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (timed_out);
+  g_source_remove (id);
+
+  ui_test_settle ();
+
+  return window;
+}
+
+/* The widget as GTK last drew it, through a standalone cairo renderer. A
+ * widget paintable replays the widget's last frame; when a state change (the
+ * window taking focus) has just dropped it, wait for the next frame. */
+GdkTexture *
+ui_test_render (GtkWidget *widget)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  g_autoptr(GskRenderer) renderer = gsk_cairo_renderer_new ();
+  GskRenderNode *node = NULL;
+  GdkTexture *texture;
+  int width = 0, height = 0;
+
+  g_assert_true (gsk_renderer_realize (renderer, NULL, NULL));
+
+  for (guint attempt = 0; node == NULL && attempt < 40; attempt++)
+    {
+      GtkSnapshot *snapshot = gtk_snapshot_new ();
+
+      if (attempt > 0)
+        ui_test_settle ();
+
+      width = gtk_widget_get_width (widget);
+      height = gtk_widget_get_height (widget);
+      gdk_paintable_snapshot (paintable, snapshot, width, height);
+      node = gtk_snapshot_free_to_node (snapshot);
+    }
+  g_assert_nonnull (node);
+
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  gsk_render_node_unref (node);
+  gsk_renderer_unrealize (renderer);
+
+  return texture;
+}
+
+/* 0xAARRGGBB (premultiplied, as gdk_texture_download() gives it). */
+guint32
+ui_test_pixel (GdkTexture *texture,
+               int         x,
+               int         y)
+{
+  int width = gdk_texture_get_width (texture);
+  int height = gdk_texture_get_height (texture);
+  gsize stride = (gsize) width * 4;
+  g_autofree guchar *data = NULL;
+
+  g_assert_cmpint (x, >=, 0);
+  g_assert_cmpint (y, >=, 0);
+  g_assert_cmpint (x, <, width);
+  g_assert_cmpint (y, <, height);
+
+  data = g_malloc (stride * height);
+  gdk_texture_download (texture, data, stride);
+
+  return *(guint32 *) (data + y * stride + x * 4);
+}
+
+guint
+ui_test_count_colors (GdkTexture *texture)
+{
+  int width = gdk_texture_get_width (texture);
+  int height = gdk_texture_get_height (texture);
+  gsize stride = (gsize) width * 4;
+  g_autofree guchar *data = g_malloc (stride * height);
+  g_autoptr(GHashTable) colors = g_hash_table_new (NULL, NULL);
+
+  gdk_texture_download (texture, data, stride);
+  for (int y = 0; y < height; y++)
+    for (int x = 0; x < width; x++)
+      g_hash_table_add (colors, GUINT_TO_POINTER (*(guint32 *) (data + y * stride + x * 4)));
+
+  return g_hash_table_size (colors);
+}
+
+/* Into the test's working directory only: for looking at a failure. */
+void
+ui_test_save_local (GdkTexture *texture,
+                    const char *name)
+{
+  g_assert_true (gdk_texture_save_to_png (texture, name));
+}
+
+/* Into the test's working directory, and into $SMPROF_SCREENSHOTS_DIR when
+ * set (the README's screenshots in data/screenshots/ come from there). */
+void
+ui_test_save (GdkTexture *texture,
+              const char *name)
+{
+  const char *dir = g_getenv ("SMPROF_SCREENSHOTS_DIR");
+
+  ui_test_save_local (texture, name);
+
+  if (dir != NULL && dir[0] != '\0')
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      g_assert_true (gdk_texture_save_to_png (texture, path));
+      g_test_message ("screenshot saved to %s", path);
+    }
+}
+
+guint32
+ui_test_rgb_to_pixel (const double rgb[3])
+{
+  guint32 r = (guint32) lround (rgb[0] * 255);
+  guint32 g = (guint32) lround (rgb[1] * 255);
+  guint32 b = (guint32) lround (rgb[2] * 255);
+
+  return 0xff000000u | r << 16 | g << 8 | b;
+}
+
+gboolean
+ui_test_pixel_near (guint32 a,
+                    guint32 b,
+                    int     tolerance)
+{
+  for (guint shift = 0; shift <= 24; shift += 8)
+    if (abs ((int) ((a >> shift) & 0xff) - (int) ((b >> shift) & 0xff)) > tolerance)
+      return FALSE;
+
+  return TRUE;
+}

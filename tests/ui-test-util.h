@@ -1,0 +1,35 @@
+/* ui-test-util.h: profiles of the bundled real jobs, windows and pixels for the UI tests
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "smprof-profile.h"
+
+G_BEGIN_DECLS
+
+SmprofProfile *ui_test_load_profile      (const char     *job,
+                                          SmprofProfiler  profiler);
+GtkWidget     *ui_test_present           (GtkWidget      *child,
+                                          int             width,
+                                          int             height);
+void           ui_test_settle            (void);
+GdkTexture    *ui_test_render            (GtkWidget      *widget);
+guint32        ui_test_pixel             (GdkTexture     *texture,
+                                          int             x,
+                                          int             y);
+guint          ui_test_count_colors      (GdkTexture     *texture);
+void           ui_test_save              (GdkTexture     *texture,
+                                          const char     *name);
+void           ui_test_save_local        (GdkTexture     *texture,
+                                          const char     *name);
+guint32        ui_test_rgb_to_pixel      (const double    rgb[3]);
+gboolean       ui_test_pixel_near        (guint32         a,
+                                          guint32         b,
+                                          int             tolerance);
+
+G_END_DECLS

@@ -1,0 +1,247 @@
+/* viewer-test-utils.c
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "viewer-test-utils.h"
+
+static gboolean have_display;
+
+/**
+ * viewer_test_init:
+ *
+ * g_test_init() with private XDG user folders (the recent-jobs file lands in
+ * the build tree), the C locale (numbers with a decimal point), then GTK if
+ * a display is there. Without one, the UI tests skip instead of failing.
+ *
+ * Returns: whether GTK could open the display
+ */
+/* Private XDG folders in the build tree, so the recent-jobs file and caches
+ * never touch the user's; the system data folders stay, for the icon theme. */
+static void
+isolate_user_dirs (const char *program)
+{
+  const char *builddir = g_getenv ("G_TEST_BUILDDIR");
+  g_autofree char *base = g_strdup_printf ("%s-xdg", program);
+  g_autofree char *root = g_build_filename (builddir != NULL ? builddir : g_get_tmp_dir (), base, NULL);
+  const char *names[] = { "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME" };
+  const char *folders[] = { "data", "config", "cache", "state" };
+  g_autofree char *recent = g_build_filename (root, "data", "smprof-viewer", "recent-jobs.ini", NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = g_build_filename (root, folders[i], NULL);
+
+      g_mkdir_with_parents (path, 0700);
+      g_setenv (names[i], path, TRUE);
+    }
+  g_remove (recent);
+}
+
+gboolean
+viewer_test_init (int    *argc,
+                  char ***argv)
+{
+  g_autofree char *program = g_path_get_basename ((*argv)[0]);
+
+  isolate_user_dirs (program);
+  g_test_init (argc, argv, NULL);
+  gtk_disable_setlocale ();
+  have_display = gtk_init_check ();
+
+  return have_display;
+}
+
+gboolean
+viewer_test_have_display (void)
+{
+  return have_display;
+}
+
+static gboolean
+timeout_cb (gpointer data)
+{
+  gboolean *timed_out = data;
+
+  *timed_out = TRUE;
+  g_main_context_wakeup (NULL);
+
+  return G_SOURCE_REMOVE;
+}
+
+/**
+ * viewer_test_wait:
+ * @condition: what to wait for
+ * @data: its argument
+ * @timeout_ms: how long to wait at most
+ *
+ * Runs the main context until @condition holds.
+ *
+ * Returns: whether it held before the time ran out
+ */
+gboolean
+viewer_test_wait (ViewerTestCondition condition,
+                  gpointer            data,
+                  guint               timeout_ms)
+{
+  gboolean timed_out = FALSE;
+  guint id = g_timeout_add (timeout_ms, timeout_cb, &timed_out);
+
+  while (!condition (data) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+
+  if (!timed_out)
+    g_source_remove (id);
+
+  return condition (data);
+}
+
+static gboolean
+never (gpointer data)
+{
+  return FALSE;
+}
+
+/* Runs the main context for @ms milliseconds. */
+void
+viewer_test_spin (guint ms)
+{
+  viewer_test_wait (never, NULL, ms);
+}
+
+/**
+ * viewer_test_find:
+ * @root: where to start
+ * @name: a widget name (the "name" property in the .ui files)
+ *
+ * Returns: (transfer none) (nullable): the first widget named @name, depth first
+ */
+GtkWidget *
+viewer_test_find (GtkWidget  *root,
+                  const char *name)
+{
+  if (g_strcmp0 (gtk_widget_get_name (root), name) == 0)
+    return root;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = viewer_test_find (child, name);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+/* The text of the label named @name below @root; fails the test if absent. */
+const char *
+viewer_test_label_text (GtkWidget  *root,
+                        const char *name)
+{
+  GtkWidget *label = viewer_test_find (root, name);
+
+  g_assert_nonnull (label);
+  g_assert_true (GTK_IS_LABEL (label));
+
+  return gtk_label_get_label (GTK_LABEL (label));
+}
+
+/**
+ * viewer_test_render:
+ * @widget: a mapped, allocated widget
+ * @png_name: (nullable): a PNG to write in the test's build folder
+ *
+ * Renders @widget with a standalone cairo renderer (toolchain.md §1).
+ *
+ * Returns: (transfer full): the pixels
+ */
+GdkTexture *
+viewer_test_render (GtkWidget  *widget,
+                    const char *png_name)
+{
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GskRenderer) renderer = gsk_cairo_renderer_new ();
+  GdkTexture *texture;
+
+  g_assert_cmpint (width, >, 0);
+  g_assert_cmpint (height, >, 0);
+
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+
+  g_assert_true (gsk_renderer_realize (renderer, NULL, NULL));
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  gsk_renderer_unrealize (renderer);
+
+  if (png_name != NULL)
+    {
+      g_autofree char *path = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".",
+                                                png_name, NULL);
+
+      g_assert_true (gdk_texture_save_to_png (texture, path));
+      g_test_message ("screenshot: %s", path);
+    }
+
+  return texture;
+}
+
+/* One pixel as 0xAARRGGBB (premultiplied). */
+guint32
+viewer_test_pixel (GdkTexture *texture,
+                   int         x,
+                   int         y)
+{
+  int width = gdk_texture_get_width (texture);
+  int height = gdk_texture_get_height (texture);
+  g_autofree guchar *pixels = g_malloc ((gsize) width * height * 4);
+  guint32 value;
+
+  gdk_texture_download (texture, pixels, (gsize) width * 4);
+  memcpy (&value, pixels + ((gsize) y * width + x) * 4, sizeof value);
+
+  return value;
+}
+
+/**
+ * viewer_test_count_colors:
+ * @texture: pixels
+ * @background: a colour as 0xAARRGGBB
+ * @n_differing: (out): how many pixels differ from @background
+ *
+ * Returns: how many distinct colours the texture has
+ */
+guint
+viewer_test_count_colors (GdkTexture *texture,
+                          guint32     background,
+                          guint      *n_differing)
+{
+  int width = gdk_texture_get_width (texture);
+  int height = gdk_texture_get_height (texture);
+  g_autofree guint32 *pixels = g_new (guint32, (gsize) width * height);
+  g_autoptr(GHashTable) colors = g_hash_table_new (NULL, NULL);
+
+  gdk_texture_download (texture, (guchar *) pixels, (gsize) width * 4);
+
+  *n_differing = 0;
+  for (gsize i = 0; i < (gsize) width * height; i++)
+    {
+      g_hash_table_add (colors, GUINT_TO_POINTER (pixels[i]));
+      if (pixels[i] != background)
+        (*n_differing)++;
+    }
+
+  return g_hash_table_size (colors);
+}

@@ -1,0 +1,245 @@
+/* smv-application.c
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "smv-viewer-config.h"
+
+#include <glib/gi18n.h>
+
+#include "smv-application.h"
+#include "smv-color-scheme.h"
+#include "smv-recent.h"
+#include "smv-window.h"
+
+struct _SmvApplication
+{
+  GtkApplication     parent_instance;
+
+  SmvSourceRegistry *registry;
+  SmvRecent         *recent;
+  SmvColorScheme    *color_scheme;
+};
+
+G_DEFINE_FINAL_TYPE (SmvApplication, smv_application, GTK_TYPE_APPLICATION)
+
+static SmvWindow *
+new_window (SmvApplication *self)
+{
+  return smv_window_new (GTK_APPLICATION (self), self->registry, self->recent);
+}
+
+/* A window that shows nothing and opens nothing can take a new document. */
+static SmvWindow *
+find_idle_window (SmvApplication *self)
+{
+  GtkWindow *active = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  if (SMV_IS_WINDOW (active) &&
+      smv_window_get_document (SMV_WINDOW (active)) == NULL &&
+      !smv_window_is_loading (SMV_WINDOW (active)))
+    return SMV_WINDOW (active);
+
+  return NULL;
+}
+
+static void
+smv_application_activate (GApplication *application)
+{
+  SmvApplication *self = SMV_APPLICATION (application);
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  if (window == NULL)
+    window = GTK_WINDOW (new_window (self));
+
+  gtk_window_present (window);
+}
+
+static void
+smv_application_open (GApplication  *application,
+                      GFile        **files,
+                      int            n_files,
+                      const char    *hint)
+{
+  SmvApplication *self = SMV_APPLICATION (application);
+
+  for (int i = 0; i < n_files; i++)
+    {
+      SmvWindow *window = find_idle_window (self);
+
+      if (window == NULL)
+        window = new_window (self);
+
+      gtk_window_present (GTK_WINDOW (window));
+      smv_window_open (window, files[i]);
+    }
+}
+
+static void
+quit_action (GSimpleAction *action,
+             GVariant      *parameter,
+             gpointer       user_data)
+{
+  g_application_quit (G_APPLICATION (user_data));
+}
+
+static void
+new_window_action (GSimpleAction *action,
+                   GVariant      *parameter,
+                   gpointer       user_data)
+{
+  gtk_window_present (GTK_WINDOW (new_window (SMV_APPLICATION (user_data))));
+}
+
+static void
+about_action (GSimpleAction *action,
+              GVariant      *parameter,
+              gpointer       user_data)
+{
+  SmvApplication *self = SMV_APPLICATION (user_data);
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
+  static const char *authors[] = { "The smprof authors", NULL };
+  GtkWidget *dialog;
+  const char *logo = SMV_APPLICATION_ID;
+
+  if (parent == NULL || !gtk_icon_theme_has_icon (gtk_icon_theme_get_for_display (gtk_widget_get_display (GTK_WIDGET (parent))), logo))
+    logo = "utilities-system-monitor";
+
+  dialog = g_object_new (GTK_TYPE_ABOUT_DIALOG,
+                         "transient-for", parent,
+                         "modal", TRUE,
+                         "destroy-with-parent", TRUE,
+                         "program-name", _("smprof"),
+                         "logo-icon-name", logo,
+                         "version", PACKAGE_VERSION,
+                         "comments", _("Python profiles of training jobs, by step, phase and node, "
+                                       "on a timeline, with call trees and flame graphs."),
+                         "license-type", GTK_LICENSE_GPL_3_0,
+                         "copyright", "© 2026 The smprof authors",
+                         "authors", authors,
+                         /* Translators: your names, one per line */
+                         "translator-credits", _("translator-credits"),
+                         NULL);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static const GActionEntry app_actions[] = {
+  { .name = "quit", .activate = quit_action },
+  { .name = "new-window", .activate = new_window_action },
+  { .name = "about", .activate = about_action },
+};
+
+static void
+smv_application_startup (GApplication *application)
+{
+  SmvApplication *self = SMV_APPLICATION (application);
+  static const char *quit_accels[] = { "<Control>q", NULL };
+  static const char *new_window_accels[] = { "<Control>n", NULL };
+  g_auto(GStrv) dirs = NULL;
+
+  G_APPLICATION_CLASS (smv_application_parent_class)->startup (application);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (self), app_actions, G_N_ELEMENTS (app_actions), self);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.quit", quit_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.new-window", new_window_accels);
+
+  dirs = smv_source_registry_dup_default_dirs ();
+  self->registry = smv_source_registry_new ((const char * const *) dirs);
+  self->recent = smv_recent_new_default ();
+  self->color_scheme = smv_color_scheme_new (gtk_settings_get_default ());
+}
+
+static void
+smv_application_shutdown (GApplication *application)
+{
+  SmvApplication *self = SMV_APPLICATION (application);
+
+  g_clear_object (&self->color_scheme);
+
+  G_APPLICATION_CLASS (smv_application_parent_class)->shutdown (application);
+}
+
+static int
+smv_application_handle_local_options (GApplication *application,
+                                      GVariantDict *options)
+{
+  if (g_variant_dict_contains (options, "version"))
+    {
+      g_print ("smprof-viewer %s\n", PACKAGE_VERSION);
+      return 0;
+    }
+
+  return -1;
+}
+
+static void
+smv_application_finalize (GObject *object)
+{
+  SmvApplication *self = SMV_APPLICATION (object);
+
+  g_clear_object (&self->registry);
+  g_clear_object (&self->recent);
+  g_clear_object (&self->color_scheme);
+
+  G_OBJECT_CLASS (smv_application_parent_class)->finalize (object);
+}
+
+static void
+smv_application_class_init (SmvApplicationClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GApplicationClass *application_class = G_APPLICATION_CLASS (klass);
+
+  object_class->finalize = smv_application_finalize;
+
+  application_class->activate = smv_application_activate;
+  application_class->open = smv_application_open;
+  application_class->startup = smv_application_startup;
+  application_class->shutdown = smv_application_shutdown;
+  application_class->handle_local_options = smv_application_handle_local_options;
+}
+
+static void
+smv_application_init (SmvApplication *self)
+{
+  static const GOptionEntry entries[] = {
+    { "version", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_NONE, NULL, N_("Show the version and quit"), NULL },
+    { NULL }
+  };
+
+  g_application_add_main_option_entries (G_APPLICATION (self), entries);
+  g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[FOLDER|URI…]"));
+  g_application_set_option_context_summary (G_APPLICATION (self),
+                                            _("Open profiles with the installed data-source plugins."));
+}
+
+/**
+ * smv_application_new:
+ * @extra_flags: flags added to %G_APPLICATION_HANDLES_OPEN, such as
+ *   %G_APPLICATION_NON_UNIQUE for tests
+ *
+ * Returns: (transfer full): the application
+ */
+SmvApplication *
+smv_application_new (GApplicationFlags extra_flags)
+{
+  return g_object_new (SMV_TYPE_APPLICATION,
+                       "application-id", SMV_APPLICATION_ID,
+                       "flags", G_APPLICATION_HANDLES_OPEN | extra_flags,
+                       NULL);
+}
+
+/**
+ * smv_application_get_registry:
+ * @self: the application
+ *
+ * Returns: (transfer none) (nullable): the data sources, once started up
+ */
+SmvSourceRegistry *
+smv_application_get_registry (SmvApplication *self)
+{
+  g_return_val_if_fail (SMV_IS_APPLICATION (self), NULL);
+
+  return self->registry;
+}
