@@ -7,6 +7,9 @@ TAP tests are counted by their subtests: a GTest or Python TAP script with 40
 cases counts 40. A test that crashed or timed out after its last TAP line
 counts one more failure.
 
+A `not ok ... # TODO` line is a known bug: counted with the skipped, named on
+stderr, never a failure (a TAP TODO is an expected failure).
+
 A file whose name ends in .tap is a bare TAP stream from a check that is not
 a meson test (scan-build: .ci/scan-build.sh): each `ok`/`not ok` line counts,
 and results missing from its `1..N` plan count as failures.
@@ -35,6 +38,9 @@ def count_tap_file(path):
                 continue
             if match.group(3) and match.group(3).upper() == "SKIP":
                 skipped += 1
+            elif match.group(3) and match.group(1).lower() == "not ok":
+                skipped += 1    # TODO: a known bug, neither a pass nor a regression
+                print(f"TODO: {path}: {line.strip()}", file=sys.stderr)
             elif match.group(1).lower() == "ok":
                 passed += 1
             else:
@@ -79,6 +85,9 @@ def main(paths):
                     for match in tap:
                         if match.group(3) and match.group(3).upper() == "SKIP":
                             skipped += 1
+                        elif match.group(3) and match.group(1).lower() == "not ok":
+                            skipped += 1    # TODO: a known bug, neither a pass nor a regression
+                            print(f"TODO: {record.get('name')}: {match.string.strip()}", file=sys.stderr)
                         elif match.group(1).lower() == "ok":
                             passed += 1
                         else:

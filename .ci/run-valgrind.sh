@@ -20,6 +20,7 @@ if command -v xvfb-run >/dev/null && command -v dbus-run-session >/dev/null; the
   wrap=(dbus-run-session -- xvfb-run -a -s '-screen 0 1280x1024x24')
 fi
 suites=(--suite valgrind)
-meson test -C "$build" --list 2>/dev/null | grep -q '^smprof:valgrind-ui / ' && suites+=(--suite valgrind-ui)
+tests=$(meson test -C "$build" --list 2>/dev/null)
+grep -q '^smprof:valgrind-ui / ' <<<"$tests" && suites+=(--suite valgrind-ui)
 "${wrap[@]}" meson test -C "$build" --print-errorlogs --num-processes 2 --no-rebuild \
   --logbase testlog-valgrind "${suites[@]}"

@@ -49,9 +49,12 @@ def auto_answer(diag, path):
     m = re.match(r"Potential leak of memory pointed to by '(\w+)'", desc)
     if check == "unix.Malloc" and m and declared_with_cleanup(path, diag["location"]["line"], m.group(1)):
         return "'%s' is g_autofree/g_autoptr: clang 14's analyzer does not model the cleanup attribute" % m.group(1)
-    m = re.match(r"Value stored to '(\w+)' is never read", desc)
+    m = re.match(r"(?:Value stored to '(\w+)' is never read"
+                 r"|Although the value stored to '(\w+)' is used in the enclosing expression)", desc)
+    if m:
+        m = re.match(r"(\w+)", m.group(1) or m.group(2))
     if check == "deadcode.DeadStores" and m and declared_with_cleanup(path, diag["location"]["line"] + 1, m.group(1)):
-        return "the initial NULL of g_autoptr '%s' is read by its cleanup, which the analyzer does not model" % m.group(1)
+        return "'%s' is g_autofree/g_autoptr: its cleanup reads the stored value, which the analyzer does not model" % m.group(1)
     return None
 
 

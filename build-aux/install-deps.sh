@@ -17,6 +17,9 @@ packages=(
   # the integration test starts on 127.0.0.1 (OpenStack Swift with s3api)
   libsoup-3.0-dev glib-networking
   swift-proxy swift-account swift-container swift-object
+  # data files, translations, install and Flatpak checks: the validators, the
+  # French locale for the translated screenshot, xdotool for the installed viewer
+  desktop-file-utils appstream flatpak-builder locales xdotool
 )
 
 sudo=""
@@ -26,8 +29,14 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+if [ ${#missing[@]} -gt 0 ]; then
+  yes=()
+  [ "${1:-}" = "--yes" ] && yes=(-y)
+  $sudo apt-get install "${yes[@]}" --no-install-recommends "${missing[@]}"
+fi
 
-yes=()
-[ "${1:-}" = "--yes" ] && yes=(-y)
-$sudo apt-get install "${yes[@]}" --no-install-recommends "${missing[@]}"
+# fr_FR.UTF-8 for test-viewer-l10n (without it, the test uses C.UTF-8 and LANGUAGE=fr).
+if ! locale -a 2>/dev/null | grep -qi '^fr_FR\.utf-\?8$'; then
+  $sudo sed -i 's/^# *\(fr_FR\.UTF-8 UTF-8\)/\1/' /etc/locale.gen
+  $sudo locale-gen >/dev/null || echo "install-deps.sh: could not generate fr_FR.UTF-8" >&2
+fi

@@ -24,12 +24,11 @@ echo "== smprof stats data/sample-job --step 3 --end-step 5 --limit 15 =="
 
 echo
 echo "== smprof-viewer data/sample-job (the plugin from _build/plugin) =="
-# SMPROF_VIEWER_PLUGIN_PATH is what `meson devenv -C _build` sets too.
-export SMPROF_VIEWER_PLUGIN_PATH="$PWD/_build/plugin${SMPROF_VIEWER_PLUGIN_PATH:+:$SMPROF_VIEWER_PLUGIN_PATH}"
+# meson devenv: the plugin (SMPROF_VIEWER_PLUGIN_PATH), the settings schema
+# (GSETTINGS_SCHEMA_DIR) and the translations (SMPROF_LOCALEDIR) of the build tree.
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
-  exec ./_build/viewer/smprof-viewer data/sample-job
+  exec meson devenv -C _build smprof-viewer "$PWD/data/sample-job"
 else
   echo "No display here. On a desktop, run:"
-  echo "  SMPROF_VIEWER_PLUGIN_PATH=$PWD/_build/plugin ./_build/viewer/smprof-viewer data/sample-job"
-  echo "or: meson devenv -C _build smprof-viewer \"$PWD/data/sample-job\""
+  echo "  meson devenv -C _build smprof-viewer \"$PWD/data/sample-job\""
 fi

@@ -22,6 +22,7 @@ typedef struct
   GMutex   lock;       /* the callback runs on worker threads */
   gint64   last;
   gboolean shown;
+  gboolean told_cached_listing;
 } ProgressLine;
 
 static void
@@ -61,6 +62,12 @@ progress_cb (SmprofS3Source         *source,
       if (line->shown)
         fputs ("\r\033[K", stderr);
       line->shown = FALSE;
+      /* a job still training gains intervals the cached listing lacks */
+      if (progress->listing_from_cache && !line->told_cached_listing)
+        {
+          fputs (_("smprof: the S3 listing comes from the cache; --refresh lists S3 again\n"), stderr);
+          line->told_cached_listing = TRUE;
+        }
       return;
     }
 
@@ -70,19 +77,21 @@ progress_cb (SmprofS3Source         *source,
   line->shown = TRUE;
 
   listed = format_size (progress->bytes_listed);
+  fputs ("\r\033[K", stderr);
   if (progress->objects_wanted == 0)
     {
-      fprintf (stderr, _("\r\033[Ksmprof: listing S3: %" G_GUINT64_FORMAT " stats files (%s)"),
-               progress->objects_listed, listed);
+      fprintf (stderr, _("smprof: listing S3: %llu stats files (%s)"),
+               (unsigned long long) progress->objects_listed, listed);
     }
   else
     {
       done = progress->objects_fetched + progress->objects_cached + progress->objects_failed;
       fetched = format_size (progress->bytes_fetched);
       wanted = format_size (progress->bytes_wanted);
-      fprintf (stderr, _("\r\033[Ksmprof: S3: %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT " stats files, "
-                         "%s downloaded of %s, %" G_GUINT64_FORMAT " from the cache, %" G_GUINT64_FORMAT " retries"),
-               done, progress->objects_wanted, fetched, wanted, progress->objects_cached, progress->retries);
+      fprintf (stderr, _("smprof: S3: %llu/%llu stats files, %s downloaded of %s, %llu from the cache, "
+                         "%llu retries"),
+               (unsigned long long) done, (unsigned long long) progress->objects_wanted, fetched, wanted,
+               (unsigned long long) progress->objects_cached, (unsigned long long) progress->retries);
     }
   fflush (stderr);
 }

@@ -500,10 +500,15 @@ main (int   argc,
   g_autoptr(GError) error = NULL;
   Cli cli = { 0 };
   gboolean show_help = FALSE;
+  const char *localedir;
   int status;
 
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  /* SMPROF_LOCALEDIR: an uninstalled build's po/locale (tests, meson devenv). */
+  localedir = g_getenv ("SMPROF_LOCALEDIR");
+  if (localedir == NULL || localedir[0] == '\0')
+    localedir = LOCALEDIR;
+  bindtextdomain (GETTEXT_PACKAGE, localedir);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 

@@ -15,6 +15,16 @@
  * use the command line's domain. */
 #define CORE_GETTEXT_PACKAGE "smprof"
 
+/* The installed catalogues, or those of an uninstalled build's po/locale
+ * when SMPROF_LOCALEDIR names it (the tests and `meson devenv` do). */
+static const char *
+get_localedir (void)
+{
+  const char *localedir = g_getenv ("SMPROF_LOCALEDIR");
+
+  return localedir != NULL && localedir[0] != '\0' ? localedir : LOCALEDIR;
+}
+
 G_MODULE_EXPORT void
 g_io_module_load (GIOModule *module)
 {
@@ -23,9 +33,9 @@ g_io_module_load (GIOModule *module)
   g_type_module_use (G_TYPE_MODULE (module));
 
   /* A module binds its domains; it never calls textdomain() or setlocale(). */
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bindtextdomain (GETTEXT_PACKAGE, get_localedir ());
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  bindtextdomain (CORE_GETTEXT_PACKAGE, LOCALEDIR);
+  bindtextdomain (CORE_GETTEXT_PACKAGE, get_localedir ());
   bind_textdomain_codeset (CORE_GETTEXT_PACKAGE, "UTF-8");
 
   smv_data_source_ensure_extension_point ();

@@ -104,10 +104,10 @@ s3_progress_cb (SmprofS3Source         *source,
   g_autofree char *text = NULL;
 
   text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                       "Listing S3: %" G_GUINT64_FORMAT " stats file found",
-                                       "Listing S3: %" G_GUINT64_FORMAT " stats files found",
+                                       "Listing S3: %llu stats file found",
+                                       "Listing S3: %llu stats files found",
                                        progress->objects_listed),
-                          progress->objects_listed);
+                          (unsigned long long) progress->objects_listed);
   smv_progress_report (report, -1, text);
 }
 #endif

@@ -185,7 +185,7 @@ test_list_and_get (Fixture       *fixture,
   /* path-style with a custom endpoint */
   g_assert_cmpstr (fixture->s3.last_path, ==, "/bucket");
 
-  bytes = smprof_s3_client_get_object (client, "bucket", "job/a", &etag, NULL, &error);
+  bytes = smprof_s3_client_get_object (client, "bucket", "job/a", G_MAXUINT64, &etag, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (g_bytes_get_size (bytes), ==, 3);
   g_assert_cmpstr (fixture->s3.last_path, ==, "/bucket/job/a");
@@ -214,7 +214,7 @@ test_retries (Fixture       *fixture,
   fixture->s3.script = SCRIPT_SLOW_DOWN;
   fixture->s3.failures_left = 1;
   {
-    g_autoptr(GBytes) bytes = smprof_s3_client_get_object (client, "bucket", "job/a", NULL, NULL, &error);
+    g_autoptr(GBytes) bytes = smprof_s3_client_get_object (client, "bucket", "job/a", G_MAXUINT64, NULL, NULL, &error);
 
     g_assert_no_error (error);
     g_assert_nonnull (bytes);
@@ -231,12 +231,34 @@ test_gives_up (Fixture       *fixture,
 
   fixture->s3.script = SCRIPT_500;
   fixture->s3.failures_left = 1000;
-  bytes = smprof_s3_client_get_object (client, "bucket", "job/a", NULL, NULL, &error);
+  bytes = smprof_s3_client_get_object (client, "bucket", "job/a", G_MAXUINT64, NULL, NULL, &error);
   g_assert_null (bytes);
   g_assert_error (error, SMPROF_S3_ERROR, SMPROF_S3_ERROR_FAILED);
   g_assert_true (strstr (error->message, "s3://bucket/job/a") != NULL);
   g_assert_true (strstr (error->message, "3 times") != NULL);
   g_assert_cmpuint (fixture->s3.n_requests, ==, 3);
+}
+
+/* An answer longer than the listed size is refused, and not retried. */
+static void
+test_too_big (Fixture       *fixture,
+              gconstpointer  data)
+{
+  g_autoptr(SmprofS3Client) client = new_client (fixture, FALSE, 5, 3);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+
+  bytes = smprof_s3_client_get_object (client, "bucket", "job/a", 2, NULL, NULL, &error);
+  g_assert_null (bytes);
+  g_assert_error (error, SMPROF_S3_ERROR, SMPROF_S3_ERROR_BAD_RESPONSE);
+  g_assert_true (strstr (error->message, "s3://bucket/job/a") != NULL);
+  g_assert_cmpuint (fixture->s3.n_requests, ==, 1);
+  g_clear_pointer (&bytes, g_bytes_unref);
+  g_clear_error (&error);
+
+  bytes = smprof_s3_client_get_object (client, "bucket", "job/a", 3, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_bytes_get_size (bytes), ==, 3);
 }
 
 static void
@@ -301,7 +323,7 @@ test_anonymous (Fixture       *fixture,
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) error = NULL;
 
-  bytes = smprof_s3_client_get_object (client, "bucket", "job/a", NULL, NULL, &error);
+  bytes = smprof_s3_client_get_object (client, "bucket", "job/a", G_MAXUINT64, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_true (fixture->s3.saw_unsigned);
   g_assert_false (fixture->s3.saw_signed);
@@ -329,7 +351,7 @@ test_cancel (Fixture       *fixture,
 
   fixture->s3.script = SCRIPT_STALL;
   thread = g_thread_new ("cancel", cancel_later, cancellable);
-  bytes = smprof_s3_client_get_object (client, "bucket", "job/a", NULL, cancellable, &error);
+  bytes = smprof_s3_client_get_object (client, "bucket", "job/a", G_MAXUINT64, NULL, cancellable, &error);
   g_thread_join (thread);
 
   g_assert_null (bytes);
@@ -348,11 +370,58 @@ test_timeout (Fixture       *fixture,
   g_autoptr(GError) error = NULL;
 
   fixture->s3.script = SCRIPT_STALL;
-  bytes = smprof_s3_client_get_object (client, "bucket", "job/a", NULL, NULL, &error);
+  bytes = smprof_s3_client_get_object (client, "bucket", "job/a", G_MAXUINT64, NULL, NULL, &error);
   g_assert_null (bytes);
   g_assert_nonnull (error);
   g_assert_true (error->domain == SMPROF_S3_ERROR);
   g_assert_cmpuint (fixture->s3.n_requests, ==, 2);
+}
+
+static gpointer
+create_client_thread (gpointer data)
+{
+  return new_client (data, FALSE, 5, 3);
+}
+
+typedef struct
+{
+  SmprofS3Client *client;
+  guint           n_ok;
+} Worker;
+
+static gpointer
+get_thread (gpointer data)
+{
+  Worker *worker = data;
+
+  for (guint i = 0; i < 5; i++)
+    {
+      g_autoptr(GBytes) bytes = smprof_s3_client_get_object (worker->client, "bucket", "job/a", G_MAXUINT64, NULL, NULL, NULL);
+
+      if (bytes != NULL)
+        g_atomic_int_inc (&worker->n_ok);
+    }
+
+  return NULL;
+}
+
+/* As the viewer uses it: made on a worker thread, used from several, freed
+ * on the main thread. libsoup 3.2 allows sending from any thread. */
+static void
+test_threads (Fixture       *fixture,
+              gconstpointer  data)
+{
+  GThread *creator = g_thread_new ("create", create_client_thread, fixture);
+  Worker worker = { g_thread_join (creator), 0 };
+  GThread *threads[4];
+
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    threads[i] = g_thread_new ("get", get_thread, &worker);
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    g_thread_join (threads[i]);
+
+  g_assert_cmpuint (worker.n_ok, ==, 20);
+  g_assert_finalize_object (worker.client);
 }
 
 static void
@@ -394,12 +463,14 @@ main (int   argc,
   ADD ("/s3-client/list-and-get", test_list_and_get);
   ADD ("/s3-client/retries", test_retries);
   ADD ("/s3-client/gives-up", test_gives_up);
+  ADD ("/s3-client/too-big", test_too_big);
   ADD ("/s3-client/access-denied", test_access_denied);
   ADD ("/s3-client/no-such-bucket", test_no_such_bucket);
   ADD ("/s3-client/region-redirect", test_region_redirect);
   ADD ("/s3-client/anonymous", test_anonymous);
   ADD ("/s3-client/cancel", test_cancel);
   ADD ("/s3-client/timeout", test_timeout);
+  ADD ("/s3-client/threads", test_threads);
 #undef ADD
   g_test_add_func ("/s3-client/unreachable", test_unreachable);
   g_test_add_func ("/s3-client/bad-endpoint", test_bad_endpoint);

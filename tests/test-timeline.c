@@ -425,6 +425,34 @@ test_drag_selection (void)
   g_assert_cmpfloat (pixel_luminance (p0), >, 0.6);
   g_assert_cmpfloat (pixel_luminance (p1), <, 0.4);
 
+  /* Shift+drag moves the range's nearer end; Shift+click grows it to an interval */
+  {
+    double origin_x1 = query->start_us;
+    const SmprofTimelineItem *later = find_item (self, "1-algo-2", "train-16-stepstart");
+    g_autoptr(GPtrArray) grown = NULL;
+
+    _smprof_timeline_drag_begin (self, x2 - 2, y, TRUE);
+    _smprof_timeline_drag_update (self, x2 + 20, y);
+    _smprof_timeline_drag_end (self, x2 + 40, y);
+    g_assert_cmpuint (changed, ==, 2);
+    query = smprof_timeline_selection_get_query (smprof_timeline_get_selection (self));
+    g_assert_cmpfloat (query->start_us, ==, origin_x1);
+    g_assert_cmpfloat_with_epsilon (query->end_us, origin + vp.start + (x2 + 40 - vp.x) * vp.span / vp.width, 1);
+
+    g_assert_true (_smprof_timeline_get_block_rect (self, later, &block));
+    g_assert_cmpfloat (block.origin.x, >, x2 + 40);
+    _smprof_timeline_drag_begin (self, block.origin.x + block.size.width / 2, block.origin.y + 5, TRUE);
+    _smprof_timeline_drag_end (self, block.origin.x + block.size.width / 2, block.origin.y + 5);
+    g_assert_cmpuint (changed, ==, 3);
+    query = smprof_timeline_selection_get_query (smprof_timeline_get_selection (self));
+    g_assert_cmpfloat (query->start_us, ==, origin_x1);
+    g_assert_cmpfloat (query->end_us, ==, later->record->name.end_time_us);
+    grown = smprof_select (records, both, query);
+    assert_same_records (smprof_timeline_get_selected_records (self), grown);
+    g_assert_true (g_ptr_array_index (grown, grown->len - 1) == later->record ||
+                   g_ptr_array_index (grown, grown->len - 2) == later->record);
+  }
+
   /* A range strictly inside one interval (pre-step-zero, on both nodes)
    * selects it; smdebug's by-time rule would select nothing. */
   {
@@ -436,7 +464,7 @@ test_drag_selection (void)
     g_assert_true (_smprof_timeline_get_block_rect (self, pre, &block));
     drag (self, block.origin.x + block.size.width * 0.3, block.origin.x + block.size.width * 0.4,
           block.origin.y + 5);
-    g_assert_cmpuint (changed, ==, 2);
+    g_assert_cmpuint (changed, ==, 4);
 
     query = smprof_timeline_selection_get_query (smprof_timeline_get_selection (self));
     by_overlap = smprof_select (records, both, query);
@@ -455,7 +483,7 @@ test_drag_selection (void)
   g_assert_true (_smprof_timeline_get_block_rect (self, inside, &block));
   _smprof_timeline_drag_begin (self, block.origin.x + block.size.width / 2, block.origin.y + 5, FALSE);
   _smprof_timeline_drag_end (self, block.origin.x + block.size.width / 2 + 1, block.origin.y + 5);
-  g_assert_cmpuint (changed, ==, 3);
+  g_assert_cmpuint (changed, ==, 5);
   g_assert_cmpint (smprof_timeline_selection_get_kind (smprof_timeline_get_selection (self)), ==,
                    SMPROF_TIMELINE_SELECTION_RECORDS);
   g_assert_cmpuint (smprof_timeline_get_selected_records (self)->len, ==, 1);
@@ -465,7 +493,7 @@ test_drag_selection (void)
   g_assert_true (_smprof_timeline_get_row_rect (self, 0, &block));
   _smprof_timeline_drag_begin (self, vp.x + 2, block.origin.y + 12, FALSE);
   _smprof_timeline_drag_end (self, vp.x + 2, block.origin.y + 12);
-  g_assert_cmpuint (changed, ==, 4);
+  g_assert_cmpuint (changed, ==, 6);
   g_assert_null (smprof_timeline_get_selection (self));
 
   gtk_window_destroy (GTK_WINDOW (window));

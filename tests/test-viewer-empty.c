@@ -176,13 +176,16 @@ count_changed_cb (SmvRecent *recent,
 static void
 test_recent (void)
 {
-  g_autofree char *filename = g_build_filename (g_get_user_data_dir (), "smprof-viewer", "recent-jobs.ini", NULL);
-  g_autoptr(SmvRecent) recent = smv_recent_new_default ();
+  g_autoptr(GSettings) settings = g_settings_new (SMV_APPLICATION_ID);
+  g_autoptr(SmvRecent) recent = NULL;
+  g_autoptr(GVariant) stored = NULL;
   g_autoptr(SmvRecent) again = NULL;
   g_autoptr(GFile) s3 = g_file_new_for_uri ("s3://bucket/job/");
   guint changed = 0;
 
-  /* viewer_test_init(): a private data folder, without a recent-jobs file */
+  /* GSETTINGS_BACKEND=memory: the list starts empty */
+  g_settings_reset (settings, "recent-jobs");
+  recent = smv_recent_new_default ();
   g_assert_cmpuint (smv_recent_get_n_items (recent), ==, 0);
   g_signal_connect (recent, "changed", G_CALLBACK (count_changed_cb), &changed);
 
@@ -203,15 +206,22 @@ test_recent (void)
   g_assert_cmpstr (smv_recent_get_uri (recent, 1), ==, "file:///jobs/job_12");
   g_assert_cmpstr (smv_recent_get_title (recent, 1), ==, "job_12");
 
-  /* Kept on disk. */
-  g_assert_true (g_file_test (filename, G_FILE_TEST_IS_REGULAR));
-  again = smv_recent_new (filename);
+  /* Kept in the settings, where another list (another window) sees it. */
+  stored = g_settings_get_value (settings, "recent-jobs");
+  g_assert_cmpuint (g_variant_n_children (stored), ==, SMV_RECENT_MAX_ITEMS);
+  again = smv_recent_new (settings);
   g_assert_cmpuint (smv_recent_get_n_items (again), ==, SMV_RECENT_MAX_ITEMS);
   g_assert_cmpstr (smv_recent_get_uri (again, 0), ==, "s3://bucket/job/");
+  g_assert_cmpstr (smv_recent_get_title (again, 0), ==, "job");
 
   smv_recent_remove (again, "s3://bucket/job/");
   g_assert_cmpuint (smv_recent_get_n_items (again), ==, SMV_RECENT_MAX_ITEMS - 1);
   g_assert_cmpstr (smv_recent_get_uri (again, 0), ==, "file:///jobs/job_12");
+
+  /* The first list follows the change. */
+  viewer_test_spin (50);
+  g_assert_cmpuint (smv_recent_get_n_items (recent), ==, SMV_RECENT_MAX_ITEMS - 1);
+  g_assert_cmpstr (smv_recent_get_uri (recent, 0), ==, "file:///jobs/job_12");
 }
 
 static gboolean

@@ -18,9 +18,7 @@ main (int   argc,
   g_autoptr(SmvApplication) application = NULL;
 
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
+  smv_application_bind_textdomain ();
 
   g_set_application_name (_("smprof"));
 

@@ -215,6 +215,28 @@ smv_application_init (SmvApplication *self)
 }
 
 /**
+ * smv_application_bind_textdomain:
+ *
+ * Binds the viewer's gettext domain (`smprof-viewer`) and makes it the
+ * process's default; main() calls it after setlocale(). The catalogues are
+ * the installed ones, or, when `SMPROF_LOCALEDIR` is set, those of that
+ * folder: an uninstalled build's `po/locale`, which the tests and
+ * `meson devenv` name. Plugins bind their own domains when they load.
+ */
+void
+smv_application_bind_textdomain (void)
+{
+  const char *localedir = g_getenv ("SMPROF_LOCALEDIR");
+
+  if (localedir == NULL || localedir[0] == '\0')
+    localedir = LOCALEDIR;
+
+  bindtextdomain (GETTEXT_PACKAGE, localedir);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+}
+
+/**
  * smv_application_new:
  * @extra_flags: flags added to %G_APPLICATION_HANDLES_OPEN, such as
  *   %G_APPLICATION_NON_UNIQUE for tests

@@ -18,6 +18,7 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (SmvApplication, smv_application, SMV, APPLICATION, GtkApplication)
 
+void               smv_application_bind_textdomain (void);
 SmvApplication    *smv_application_new          (GApplicationFlags  extra_flags);
 SmvSourceRegistry *smv_application_get_registry (SmvApplication    *self);
 

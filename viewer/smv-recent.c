@@ -6,19 +6,19 @@
 
 #include "smv-viewer-config.h"
 
-#include <errno.h>
-
+#include "smv-application.h"
 #include "smv-recent.h"
 
-/* A small list of what was opened, newest first, kept in
- * $XDG_DATA_HOME/smprof-viewer/recent-jobs.ini. GtkRecentManager would do
- * for local folders, but the list also holds s3:// URIs and their titles, and
- * must not grow with every other application's files. */
+/* A small list of what was opened, newest first, kept in the settings
+ * (`recent-jobs` of io.github.smprof.Viewer: an array of (uri, title), the
+ * title empty when unknown). GtkRecentManager would do for local folders, but
+ * the list also holds s3:// URIs and their titles, and must not grow with
+ * every other application's files. */
 struct _SmvRecent
 {
   GObject    parent_instance;
 
-  char      *filename;
+  GSettings *settings;
   GPtrArray *uris;     /* char*, newest first */
   GPtrArray *titles;   /* char*, same order */
 };
@@ -37,7 +37,9 @@ smv_recent_finalize (GObject *object)
 {
   SmvRecent *self = SMV_RECENT (object);
 
-  g_clear_pointer (&self->filename, g_free);
+  if (self->settings != NULL)
+    g_signal_handlers_disconnect_by_data (self->settings, self);
+  g_clear_object (&self->settings);
   g_clear_pointer (&self->uris, g_ptr_array_unref);
   g_clear_pointer (&self->titles, g_ptr_array_unref);
 
@@ -74,65 +76,81 @@ smv_recent_init (SmvRecent *self)
 static void
 smv_recent_load (SmvRecent *self)
 {
-  g_autoptr(GKeyFile) keyfile = g_key_file_new ();
-  g_auto(GStrv) groups = NULL;
+  g_autoptr(GVariant) value = g_settings_get_value (self->settings, "recent-jobs");
+  GVariantIter iter;
+  const char *uri;
+  const char *title;
 
-  if (!g_key_file_load_from_file (keyfile, self->filename, G_KEY_FILE_NONE, NULL))
-    return;
+  g_ptr_array_set_size (self->uris, 0);
+  g_ptr_array_set_size (self->titles, 0);
 
-  groups = g_key_file_get_groups (keyfile, NULL);
-  for (guint i = 0; groups[i] != NULL && self->uris->len < SMV_RECENT_MAX_ITEMS; i++)
+  g_variant_iter_init (&iter, value);
+  while (self->uris->len < SMV_RECENT_MAX_ITEMS && g_variant_iter_next (&iter, "(&s&s)", &uri, &title))
     {
-      g_autofree char *uri = g_key_file_get_string (keyfile, groups[i], "uri", NULL);
-      g_autofree char *title = g_key_file_get_string (keyfile, groups[i], "title", NULL);
-
-      if (uri == NULL || !g_utf8_validate (uri, -1, NULL))
+      if (uri[0] == '\0')
         continue;
 
-      g_ptr_array_add (self->uris, g_steal_pointer (&uri));
-      g_ptr_array_add (self->titles, g_steal_pointer (&title));
+      g_ptr_array_add (self->uris, g_strdup (uri));
+      g_ptr_array_add (self->titles, title[0] != '\0' ? g_strdup (title) : NULL);
     }
+}
+
+static GVariant *
+smv_recent_to_variant (SmvRecent *self)
+{
+  g_auto(GVariantBuilder) builder = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE ("a(ss)"));
+
+  for (guint i = 0; i < self->uris->len; i++)
+    {
+      const char *title = g_ptr_array_index (self->titles, i);
+
+      g_variant_builder_add (&builder, "(ss)", g_ptr_array_index (self->uris, i), title != NULL ? title : "");
+    }
+
+  return g_variant_builder_end (&builder);
 }
 
 static void
 smv_recent_save (SmvRecent *self)
 {
-  g_autoptr(GKeyFile) keyfile = g_key_file_new ();
-  g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_path_get_dirname (self->filename);
+  if (!g_settings_set_value (self->settings, "recent-jobs", smv_recent_to_variant (self)))
+    g_warning ("Cannot save the recent jobs: the setting is not writable");
+}
 
-  for (guint i = 0; i < self->uris->len; i++)
-    {
-      g_autofree char *group = g_strdup_printf ("job%u", i);
-      const char *title = g_ptr_array_index (self->titles, i);
+/* Another window's or process's change: reload. Our own writes come back
+ * here too, and change nothing. */
+static void
+settings_changed_cb (SmvRecent  *self,
+                     const char *key,
+                     GSettings  *settings)
+{
+  g_autoptr(GVariant) ours = g_variant_ref_sink (smv_recent_to_variant (self));
+  g_autoptr(GVariant) theirs = g_settings_get_value (settings, "recent-jobs");
 
-      g_key_file_set_string (keyfile, group, "uri", g_ptr_array_index (self->uris, i));
-      if (title != NULL)
-        g_key_file_set_string (keyfile, group, "title", title);
-    }
+  if (g_variant_equal (ours, theirs))
+    return;
 
-  if (g_mkdir_with_parents (dir, 0700) != 0 ||
-      !g_key_file_save_to_file (keyfile, self->filename, &error))
-    g_warning ("Cannot save the recent jobs to %s: %s",
-               self->filename, error != NULL ? error->message : g_strerror (errno));
+  smv_recent_load (self);
+  g_signal_emit (self, signals[CHANGED], 0);
 }
 
 /**
  * smv_recent_new:
- * @filename: the file that keeps the list
+ * @settings: settings of the `io.github.smprof.Viewer` schema
  *
- * Returns: (transfer full): the list, read from @filename if it exists
+ * Returns: (transfer full): the list kept in @settings
  */
 SmvRecent *
-smv_recent_new (const char *filename)
+smv_recent_new (GSettings *settings)
 {
   SmvRecent *self;
 
-  g_return_val_if_fail (filename != NULL, NULL);
+  g_return_val_if_fail (G_IS_SETTINGS (settings), NULL);
 
   self = g_object_new (SMV_TYPE_RECENT, NULL);
-  self->filename = g_strdup (filename);
+  self->settings = g_object_ref (settings);
   smv_recent_load (self);
+  g_signal_connect_object (settings, "changed::recent-jobs", G_CALLBACK (settings_changed_cb), self, G_CONNECT_SWAPPED);
 
   return self;
 }
@@ -140,14 +158,14 @@ smv_recent_new (const char *filename)
 /**
  * smv_recent_new_default:
  *
- * Returns: (transfer full): the user's list, in the XDG data folder
+ * Returns: (transfer full): the user's list, in the application's settings
  */
 SmvRecent *
 smv_recent_new_default (void)
 {
-  g_autofree char *filename = g_build_filename (g_get_user_data_dir (), "smprof-viewer", "recent-jobs.ini", NULL);
+  g_autoptr(GSettings) settings = g_settings_new (SMV_APPLICATION_ID);
 
-  return smv_recent_new (filename);
+  return smv_recent_new (settings);
 }
 
 guint

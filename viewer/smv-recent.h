@@ -16,7 +16,7 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (SmvRecent, smv_recent, SMV, RECENT, GObject)
 
-SmvRecent  *smv_recent_new       (const char *filename);
+SmvRecent  *smv_recent_new         (GSettings  *settings);
 SmvRecent  *smv_recent_new_default (void);
 guint       smv_recent_get_n_items (SmvRecent  *self);
 const char *smv_recent_get_uri     (SmvRecent  *self,

@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "smv-application.h"
 #include "smv-open-location-dialog.h"
 #include "smv-window.h"
 
@@ -23,6 +24,7 @@ struct _SmvWindow
 
   SmvSourceRegistry    *registry;
   SmvRecent            *recent;
+  GSettings            *settings;   /* window-size, window-maximized */
 
   /* the open document */
   SmvDocument          *document;
@@ -712,6 +714,45 @@ explain (SmvWindow *self)
   gtk_label_set_label (self->empty_detail, detail);
 }
 
+/* The size and state the next window opens with: GTK 4 keeps the
+ * unmaximized size as the default size. Saved when the window goes away,
+ * however it goes (closed, or the application quits). */
+static void
+save_window_state (SmvWindow *self)
+{
+  int width = 0;
+  int height = 0;
+
+  gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
+  if (width > 0 && height > 0)
+    g_settings_set (self->settings, "window-size", "(ii)", width, height);
+  g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (GTK_WINDOW (self)));
+}
+
+static void
+restore_window_state (SmvWindow *self)
+{
+  int width = 0;
+  int height = 0;
+
+  g_settings_get (self->settings, "window-size", "(ii)", &width, &height);
+  if (width > 0 && height > 0)
+    gtk_window_set_default_size (GTK_WINDOW (self), width, height);
+  if (g_settings_get_boolean (self->settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self));
+}
+
+static void
+smv_window_unrealize (GtkWidget *widget)
+{
+  SmvWindow *self = SMV_WINDOW (widget);
+
+  if (self->settings != NULL)
+    save_window_state (self);
+
+  GTK_WIDGET_CLASS (smv_window_parent_class)->unrealize (widget);
+}
+
 static void
 smv_window_dispose (GObject *object)
 {
@@ -735,6 +776,7 @@ smv_window_dispose (GObject *object)
 
   g_clear_object (&self->registry);
   g_clear_object (&self->recent);
+  g_clear_object (&self->settings);
 
   G_OBJECT_CLASS (smv_window_parent_class)->dispose (object);
 }
@@ -746,6 +788,8 @@ smv_window_class_init (SmvWindowClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = smv_window_dispose;
+
+  widget_class->unrealize = smv_window_unrealize;
 
   g_type_ensure (SMV_TYPE_PROBLEM);
 
@@ -784,6 +828,9 @@ smv_window_init (SmvWindow *self)
   GtkDropTarget *drop_target;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->settings = g_settings_new (SMV_APPLICATION_ID);
+  restore_window_state (self);
 
   drop_target = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
   g_signal_connect_object (drop_target, "drop", G_CALLBACK (drop_cb), self, G_CONNECT_SWAPPED);

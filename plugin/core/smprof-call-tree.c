@@ -207,6 +207,30 @@ smprof_call_tree_add_session (SmprofCallTree                  *self,
     }
 }
 
+/* Adds @other's paths and times to @self, merging by path identity. Nodes are
+ * created after their parents, so one pass in index order maps them all. */
+void
+smprof_call_tree_merge (SmprofCallTree *self,
+                        SmprofCallTree *other)
+{
+  g_autofree guint32 *mapped = g_new (guint32, other->nodes->len);
+  const SmprofCallTreeNode *other_root = &g_array_index (other->nodes, SmprofCallTreeNode, SMPROF_CALL_TREE_ROOT);
+
+  g_return_if_fail (self->table == other->table);
+
+  mapped[SMPROF_CALL_TREE_ROOT] = SMPROF_CALL_TREE_ROOT;
+  smprof_call_tree_add_time (self, SMPROF_CALL_TREE_ROOT, other_root->total, other_root->self);
+
+  for (guint32 i = 1; i < other->nodes->len; i++)
+    {
+      const SmprofCallTreeNode *node = &g_array_index (other->nodes, SmprofCallTreeNode, i);
+
+      g_assert (node->parent < i);
+      mapped[i] = smprof_call_tree_ensure_child (self, mapped[node->parent], node->func);
+      smprof_call_tree_add_time (self, mapped[i], node->total, node->self);
+    }
+}
+
 static int
 compare_by_total (gconstpointer a,
                   gconstpointer b,

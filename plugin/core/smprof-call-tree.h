@@ -40,6 +40,8 @@ void                      smprof_call_tree_add_time     (SmprofCallTree         
                                                          double                           self_time);
 void                      smprof_call_tree_add_session  (SmprofCallTree                  *self,
                                                          const SmprofPyinstrumentSession *session);
+void                      smprof_call_tree_merge        (SmprofCallTree                  *self,
+                                                         SmprofCallTree                  *other);
 void                      smprof_call_tree_sort         (SmprofCallTree                  *self);
 guint                     smprof_call_tree_get_n_nodes  (SmprofCallTree                  *self);
 const SmprofCallTreeNode *smprof_call_tree_get_node     (SmprofCallTree                  *self,

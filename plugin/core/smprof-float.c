@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,7 +38,12 @@ smprof_float_format_repr (char   *buffer,
   if (value == 0.0)
     return strcpy (buffer, signbit (value) ? "-0.0" : "0.0");
 
-  for (int precision = 1; precision <= 17; precision++)
+  /* Any string of 15 digits or fewer that reads back to a normal double lies
+   * within half a unit of its 15th digit (the spacing of doubles is below
+   * 2.3e-16 of their value), so it is the 15-digit rounding of the double
+   * with its zeros stripped: if that one does not read back, none shorter
+   * does. Subnormals have fewer bits and get the full search. */
+  for (int precision = fabs (value) >= DBL_MIN ? 15 : 1; precision <= 17; precision++)
     {
       snprintf (scientific, sizeof scientific, "%.*e", precision - 1, value);
       /* a locale may spell the decimal point as a comma */

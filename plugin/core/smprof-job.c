@@ -102,22 +102,63 @@ typedef enum
   INTERVAL_OK,
 } IntervalState;
 
+/* Jobs have tens of thousands of interval folders: indexing them allocates
+ * one IntervalEntry per folder and nothing per listed file besides its
+ * record. */
+typedef struct
+{
+  IntervalState state;
+  char          path[];   /* the interval folder, relative to the job root; the key */
+} IntervalEntry;
+
 typedef struct
 {
   SmprofJob  *self;
-  GHashTable *intervals;  /* interval folder path -> IntervalState */
+  GHashTable *intervals;      /* interval folder path -> IntervalEntry */
+  GString    *parts;          /* the entry's path, its '/' turned into NULs */
+  GString    *interval_path;  /* the entry's interval folder */
+  const char *framework;      /* the last record's, in self->names */
+  const char *node_id;        /* likewise */
 } Indexer;
+
+/* Listings come node by node: the last record's strings nearly always do. */
+static const char *
+intern_name (SmprofJob   *self,
+             const char **last,
+             const char  *name)
+{
+  if (*last == NULL || strcmp (*last, name) != 0)
+    *last = g_string_chunk_insert_const (self->names, name);
+
+  return *last;
+}
+
+static IntervalEntry *
+add_interval (Indexer       *indexer,
+              const char    *interval_path,
+              IntervalState  state)
+{
+  gsize len = strlen (interval_path);
+  IntervalEntry *entry = g_malloc (sizeof (IntervalEntry) + len + 1);
+
+  entry->state = state;
+  memcpy (entry->path, interval_path, len + 1);
+  g_hash_table_insert (indexer->intervals, entry->path, entry);
+
+  return entry;
+}
 
 static gboolean
 parse_interval (Indexer             *indexer,
                 const char          *interval_path,
                 const char          *interval,
-                SmprofIntervalName  *name)
+                SmprofIntervalName  *name,
+                IntervalEntry      **out_entry)
 {
   g_autoptr(GError) error = NULL;
-  gpointer state = g_hash_table_lookup (indexer->intervals, interval_path);
+  IntervalEntry *entry = g_hash_table_lookup (indexer->intervals, interval_path);
 
-  if (GPOINTER_TO_INT (state) == INTERVAL_MALFORMED)
+  if (entry != NULL && entry->state == INTERVAL_MALFORMED)
     return FALSE;
 
   if (!smprof_interval_name_parse (interval, name, &error))
@@ -126,42 +167,57 @@ parse_interval (Indexer             *indexer,
                                                    error->message);
 
       _smprof_job_add_problem (indexer->self, interval_path, message);
-      g_hash_table_insert (indexer->intervals, g_strdup (interval_path), GINT_TO_POINTER (INTERVAL_MALFORMED));
+      if (entry == NULL)
+        entry = add_interval (indexer, interval_path, INTERVAL_MALFORMED);
+      entry->state = INTERVAL_MALFORMED;
       return FALSE;
     }
 
-  if (state == NULL)
-    g_hash_table_insert (indexer->intervals, g_strdup (interval_path), GINT_TO_POINTER (INTERVAL_NO_STATS));
+  if (entry == NULL)
+    entry = add_interval (indexer, interval_path, INTERVAL_NO_STATS);
 
+  *out_entry = entry;
   return TRUE;
 }
 
 static void
-mark_interval (Indexer       *indexer,
-               const char    *interval_path,
+mark_interval (IntervalEntry *entry,
                IntervalState  state)
 {
-  IntervalState current = GPOINTER_TO_INT (g_hash_table_lookup (indexer->intervals, interval_path));
+  IntervalState current = entry->state;
 
   if (current == INTERVAL_MALFORMED || current == INTERVAL_OK)
     return;
   if (state == INTERVAL_ONLY_HTML && current != INTERVAL_NO_STATS && current != INTERVAL_UNSEEN)
     return;
 
-  g_hash_table_insert (indexer->intervals, g_strdup (interval_path), GINT_TO_POINTER (state));
+  entry->state = state;
 }
 
+/* Takes the entry's path for the record it makes. */
 static void
-index_entry (Indexer                  *indexer,
-             const SmprofListingEntry *entry)
+index_entry (Indexer            *indexer,
+             SmprofListingEntry *entry)
 {
   SmprofJob *self = indexer->self;
-  g_auto(GStrv) parts = g_strsplit (entry->path, "/", 0);
-  guint n_parts = g_strv_length (parts);
-  g_autofree char *interval_path = NULL;
+  const char *parts[7] = { NULL };
+  guint n_parts = 1;
+  IntervalEntry *interval;
   SmprofIntervalName name;
   SmprofProfiler profiler;
   SmprofRecord *record;
+
+  /* g_strsplit (path, "/", 0) in place, keeping the first six parts. */
+  g_string_assign (indexer->parts, entry->path);
+  parts[0] = indexer->parts->str;
+  for (char *c = indexer->parts->str; *c != '\0'; c++)
+    if (*c == '/')
+      {
+        *c = '\0';
+        if (n_parts < G_N_ELEMENTS (parts))
+          parts[n_parts] = c + 1;
+        n_parts++;
+      }
 
   /* framework/<framework>/<profiler>/<node>/<interval>/<file> */
   if (n_parts < 4 || strcmp (parts[0], "framework") != 0)
@@ -185,8 +241,10 @@ index_entry (Indexer                  *indexer,
       return;
     }
 
-  interval_path = g_strjoin ("/", parts[0], parts[1], parts[2], parts[3], parts[4], NULL);
-  if (!parse_interval (indexer, interval_path, parts[4], &name))
+  /* The first five parts, as they were. */
+  g_string_truncate (indexer->interval_path, 0);
+  g_string_append_len (indexer->interval_path, entry->path, parts[4] + strlen (parts[4]) - parts[0]);
+  if (!parse_interval (indexer, indexer->interval_path->str, parts[4], &name, &interval))
     return;
 
   if (n_parts != 6 || entry->kind != SMPROF_LISTING_FILE)
@@ -201,21 +259,21 @@ index_entry (Indexer                  *indexer,
       /* smdebug skips unknown files too; the HTML page is a second rendering of
        * the JSON and is never read. */
       if (strcmp (parts[5], PYINSTRUMENT_HTML) == 0)
-        mark_interval (indexer, interval_path, INTERVAL_ONLY_HTML);
+        mark_interval (interval, INTERVAL_ONLY_HTML);
       return;
     }
 
-  mark_interval (indexer, interval_path, INTERVAL_OK);
+  mark_interval (interval, INTERVAL_OK);
 
   record = g_new0 (SmprofRecord, 1);
   record->profiler = profiler;
   /* As in smdebug's local reader, the profiler comes from the file name; the
    * framework is the folder two levels above the node folder. */
-  record->framework = g_string_chunk_insert_const (self->names, parts[1]);
-  record->node_id = g_string_chunk_insert_const (self->names, parts[3]);
+  record->framework = intern_name (self, &indexer->framework, parts[1]);
+  record->node_id = intern_name (self, &indexer->node_id, parts[3]);
   record->name = name;
   record->interval = g_strdup (parts[4]);
-  record->path = g_strdup (entry->path);
+  record->path = g_steal_pointer (&entry->path);
   g_ptr_array_add (self->records[profiler], record);
 }
 
@@ -248,7 +306,7 @@ report_intervals_without_stats (Indexer *indexer)
 
   g_hash_table_iter_init (&iter, indexer->intervals);
   while (g_hash_table_iter_next (&iter, &key, &value))
-    if (GPOINTER_TO_INT (value) == INTERVAL_NO_STATS || GPOINTER_TO_INT (value) == INTERVAL_ONLY_HTML)
+    if (((IntervalEntry *) value)->state == INTERVAL_NO_STATS || ((IntervalEntry *) value)->state == INTERVAL_ONLY_HTML)
       g_ptr_array_add (paths, key);
 
   g_ptr_array_sort (paths, compare_strings);
@@ -256,7 +314,7 @@ report_intervals_without_stats (Indexer *indexer)
   for (guint i = 0; i < paths->len; i++)
     {
       const char *path = g_ptr_array_index (paths, i);
-      IntervalState state = GPOINTER_TO_INT (g_hash_table_lookup (indexer->intervals, path));
+      IntervalState state = ((IntervalEntry *) g_hash_table_lookup (indexer->intervals, path))->state;
 
       _smprof_job_add_problem (indexer->self, path,
                                state == INTERVAL_ONLY_HTML
@@ -283,10 +341,12 @@ smprof_job_load (SmprofJob     *self,
                  GError       **error)
 {
   g_autoptr(SmprofListing) listing = smprof_listing_new ();
-  Indexer indexer = { self, NULL };
+  Indexer indexer = { self, NULL, NULL, NULL, NULL, NULL };
 
   g_return_val_if_fail (SMPROF_IS_JOB (self), FALSE);
 
+  /* The index reads nothing but the stats files from a folder that has one. */
+  listing->stats_only = TRUE;
   if (!smprof_source_list (self->source, listing, cancellable, error))
     return FALSE;
 
@@ -297,11 +357,15 @@ smprof_job_load (SmprofJob     *self,
       _smprof_job_add_problem (self, problem->path, problem->message);
     }
 
-  indexer.intervals = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  indexer.intervals = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  indexer.parts = g_string_new (NULL);
+  indexer.interval_path = g_string_new (NULL);
   for (guint i = 0; i < listing->entries->len; i++)
     index_entry (&indexer, g_ptr_array_index (listing->entries, i));
   report_intervals_without_stats (&indexer);
   g_hash_table_unref (indexer.intervals);
+  g_string_free (indexer.parts, TRUE);
+  g_string_free (indexer.interval_path, TRUE);
 
   for (guint p = 0; p < SMPROF_N_PROFILERS; p++)
     {

@@ -9,7 +9,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "smprof-marshal.h"
+#include "smprof-marshal-private.h"
 #include "smprof-types.h"
 
 #define FLAG_REF  0x80
@@ -581,6 +581,46 @@ read_object (Reader  *reader,
   return TRUE;
 }
 
+/* Decodes @bytes with the reader's arrays, which it may grow; on failure
+ * they are kept for the caller to free or reuse. */
+static gboolean
+parse_all (Reader   *reader,
+           GBytes   *bytes,
+           guint32  *out_root)
+{
+  gsize len;
+
+  reader->data = g_bytes_get_data (bytes, &len);
+  reader->len = len;
+
+  /* Keeps every index and length within 32 bits. */
+  if (len >= G_MAXINT32)
+    return fail (reader, SMPROF_FORMAT_ERROR_CORRUPT, 0,
+                 "%" G_GSIZE_FORMAT " bytes is too large for a marshal dump", len);
+
+  /* pstats dumps hold roughly one value per 6 to 8 bytes. */
+  if (reader->values_size < len / 8 + 16)
+    {
+      reader->values_size = len / 8 + 16;
+      reader->values = g_renew (SmprofMarshalValue, reader->values, reader->values_size);
+    }
+  if (reader->items_size < len / 8 + 16)
+    {
+      reader->items_size = len / 8 + 16;
+      reader->items = g_renew (guint32, reader->items, reader->items_size);
+    }
+
+  if (!read_object (reader, out_root))
+    return FALSE;
+
+  if (reader->pos != reader->len)
+    return fail (reader, SMPROF_FORMAT_ERROR_CORRUPT, reader->pos,
+                 "%" G_GSIZE_FORMAT " bytes after the end of the data",
+                 reader->len - reader->pos);
+
+  return TRUE;
+}
+
 /**
  * smprof_marshal_parse:
  * @bytes: a whole marshal dump
@@ -598,38 +638,19 @@ smprof_marshal_parse (GBytes  *bytes,
   Reader reader = { 0 };
   SmprofMarshal *self;
   guint32 root;
-  gsize len;
 
   g_return_val_if_fail (bytes != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  reader.data = g_bytes_get_data (bytes, &len);
-  reader.len = len;
   reader.error = error;
 
-  /* Keeps every index and length within 32 bits. */
-  if (len >= G_MAXINT32)
+  if (!parse_all (&reader, bytes, &root))
     {
-      fail (&reader, SMPROF_FORMAT_ERROR_CORRUPT, 0,
-            "%" G_GSIZE_FORMAT " bytes is too large for a marshal dump", len);
+      g_free (reader.values);
+      g_free (reader.items);
+      g_free (reader.refs);
+      g_free (reader.stack);
       return NULL;
-    }
-
-  /* pstats dumps hold roughly one value per 6 to 8 bytes. */
-  reader.values_size = len / 8 + 16;
-  reader.values = g_new (SmprofMarshalValue, reader.values_size);
-  reader.items_size = len / 8 + 16;
-  reader.items = g_new (guint32, reader.items_size);
-
-  if (!read_object (&reader, &root))
-    goto failed;
-
-  if (reader.pos != reader.len)
-    {
-      fail (&reader, SMPROF_FORMAT_ERROR_CORRUPT, reader.pos,
-            "%" G_GSIZE_FORMAT " bytes after the end of the data",
-            reader.len - reader.pos);
-      goto failed;
     }
 
   g_free (reader.refs);
@@ -644,13 +665,78 @@ smprof_marshal_parse (GBytes  *bytes,
   self->root = root;
 
   return self;
+}
 
-failed:
-  g_free (reader.values);
-  g_free (reader.items);
-  g_free (reader.refs);
-  g_free (reader.stack);
-  return NULL;
+/*
+ * _smprof_marshal_parse_scratch:
+ * @scratch: arrays kept from the last parse, grown as needed
+ * @bytes: a whole marshal dump
+ * @error: return location for a #SMPROF_FORMAT_ERROR
+ *
+ * smprof_marshal_parse() into @scratch->marshal, reusing its arrays: a job
+ * is tens of thousands of small files, and allocating and freeing a few
+ * arrays per file both costs time and leaves holes between the stats that
+ * stay loaded. @scratch->marshal is valid until the next parse and does not
+ * hold a reference to @bytes.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+_smprof_marshal_parse_scratch (SmprofMarshalScratch  *scratch,
+                               GBytes                *bytes,
+                               GError               **error)
+{
+  Reader reader = { 0 };
+  guint32 root = 0;
+  gboolean ok;
+
+  g_return_val_if_fail (scratch != NULL, FALSE);
+  g_return_val_if_fail (bytes != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  reader.error = error;
+  reader.values = scratch->marshal.values;
+  reader.values_size = scratch->values_size;
+  reader.items = scratch->marshal.items;
+  reader.items_size = scratch->items_size;
+  reader.refs = scratch->refs;
+  reader.refs_size = scratch->refs_size;
+  reader.stack = scratch->stack;
+  reader.stack_size = scratch->stack_size;
+
+  ok = parse_all (&reader, bytes, &root);
+
+  scratch->marshal.bytes = NULL;
+  scratch->marshal.values = reader.values;
+  scratch->marshal.n_values = ok ? reader.n_values : 0;
+  scratch->marshal.items = reader.items;
+  scratch->marshal.n_items = ok ? reader.n_items : 0;
+  scratch->marshal.root = root;
+  scratch->values_size = reader.values_size;
+  scratch->items_size = reader.items_size;
+  scratch->refs = reader.refs;
+  scratch->refs_size = reader.refs_size;
+  scratch->stack = reader.stack;
+  scratch->stack_size = reader.stack_size;
+
+  return ok;
+}
+
+gsize
+_smprof_marshal_scratch_get_size (SmprofMarshalScratch *scratch)
+{
+  return (gsize) scratch->values_size * sizeof (SmprofMarshalValue) +
+         (gsize) (scratch->items_size + scratch->refs_size + scratch->stack_size) * sizeof (guint32);
+}
+
+void
+_smprof_marshal_scratch_clear (SmprofMarshalScratch *scratch)
+{
+  g_clear_pointer (&scratch->marshal.values, g_free);
+  g_clear_pointer (&scratch->marshal.items, g_free);
+  g_clear_pointer (&scratch->refs, g_free);
+  g_clear_pointer (&scratch->stack, g_free);
+  memset (scratch, 0, sizeof *scratch);
 }
 
 void

@@ -87,13 +87,50 @@ build_rows_from_tree (SmprofProfile *self)
     }
 }
 
-/* Takes @cprofile: the estimated tree and the function rows come from it. */
+/* Each interval's tree is estimated from its own call graph and the trees are
+ * merged: the frames running when an interval's profiler started differ from
+ * interval to interval, and in a merged graph they could no longer be told
+ * apart from ordinary calls. */
+static SmprofCallTree *
+build_estimated_tree (SmprofJob *job,
+                      GPtrArray *records)
+{
+  SmprofFuncTable *table = smprof_job_get_func_table (job);
+  SmprofCallTree *tree = smprof_call_tree_new (table);
+
+  for (guint i = 0; i < records->len; i++)
+    {
+      const SmprofRecord *record = g_ptr_array_index (records, i);
+      g_autoptr(SmprofCprofileProfile) one = NULL;
+      g_autoptr(SmprofCallTree) part = NULL;
+
+      if (record->pstats == NULL)
+        continue;
+
+      one = smprof_cprofile_profile_new (table);
+      smprof_cprofile_profile_add (one, record->pstats);
+      part = smprof_call_tree_new_estimated (one);
+      smprof_call_tree_merge (tree, part);
+    }
+
+  smprof_call_tree_sort (tree);
+
+  return tree;
+}
+
+/* Takes @cprofile: the function rows come from it, the tree from the records
+ * one by one (@per_interval) or, where that would cost time in proportion to
+ * the number of records (the range index's interactive sums), from the merged
+ * graph, a coarser estimate. */
 static void
 finish_cprofile (SmprofProfile         *self,
-                 SmprofCprofileProfile *cprofile)
+                 SmprofCprofileProfile *cprofile,
+                 gboolean               per_interval)
 {
   self->cprofile = cprofile;
-  self->tree = smprof_call_tree_new_estimated (self->cprofile);
+  self->tree = per_interval
+               ? build_estimated_tree (self->job, self->records)
+               : smprof_call_tree_new_estimated (cprofile);
   self->total_time = smprof_cprofile_profile_get_total_tt (self->cprofile);
 
   for (guint i = 0; i < smprof_cprofile_profile_get_n_entries (self->cprofile); i++)
@@ -148,7 +185,7 @@ smprof_profile_new (SmprofJob          *job,
   self->records = smprof_aggregate_loaded (records);
 
   if (profiler == SMPROF_PROFILER_CPROFILE)
-    finish_cprofile (self, smprof_aggregate_cprofile (job, self->records));
+    finish_cprofile (self, smprof_aggregate_cprofile (job, self->records), TRUE);
   else
     finish_pyinstrument (self, smprof_aggregate_pyinstrument (job, self->records));
 
@@ -189,7 +226,7 @@ _smprof_profile_new_summed (SmprofJob             *job,
   self->records = records;
 
   if (profiler == SMPROF_PROFILER_CPROFILE)
-    finish_cprofile (self, cprofile);
+    finish_cprofile (self, cprofile, FALSE);
   else
     finish_pyinstrument (self, tree);
 

@@ -53,8 +53,8 @@ check_nesting (const char  *data,
           if (++depth > limit)
             {
               g_set_error (error, SMPROF_FORMAT_ERROR, SMPROF_FORMAT_ERROR_CORRUPT,
-                           _("byte %" G_GSIZE_FORMAT ": JSON nested more than %u levels deep"),
-                           i, limit);
+                           _("byte %zu: JSON nested more than %u levels deep"),
+                           (size_t) i, limit);
               return FALSE;
             }
         }
@@ -136,6 +136,8 @@ read_frame (Reader      *reader,
   JsonNode *function, *file, *line, *children;
   JsonArray *array;
   const char *function_name, *file_path;
+  g_autofree char *valid_function_name = NULL;
+  g_autofree char *valid_file_path = NULL;
   SmprofPyFrame frame = { 0 };
   guint index;
   double children_time = 0;
@@ -174,6 +176,13 @@ read_frame (Reader      *reader,
 
   function_name = json_node_get_string (function);
   file_path = json_node_get_string (file);
+
+  /* json-glib 1.6 passes a lone "\ud800" escape through as invalid UTF-8;
+   * the function table holds valid UTF-8 only. */
+  if (!g_utf8_validate (function_name, -1, NULL))
+    function_name = valid_function_name = g_utf8_make_valid (function_name, -1);
+  if (!g_utf8_validate (file_path, -1, NULL))
+    file_path = valid_file_path = g_utf8_make_valid (file_path, -1);
   frame.func = smprof_func_table_intern (reader->table,
                                          file_path, strlen (file_path),
                                          json_node_get_int (line),
@@ -242,8 +251,11 @@ smprof_pyinstrument_parse (GBytes           *bytes,
   parser = json_parser_new_immutable ();
   if (!json_parser_load_from_data (parser, data, length, &local_error))
     {
+      /* json-glib quotes the offending text, which need not be UTF-8. */
+      g_autofree char *reason = g_utf8_make_valid (local_error->message, -1);
+
       g_set_error (error, SMPROF_FORMAT_ERROR, SMPROF_FORMAT_ERROR_CORRUPT,
-                   _("not valid JSON: %s"), local_error->message);
+                   _("not valid JSON: %s"), reason);
       return NULL;
     }
 

@@ -1385,10 +1385,14 @@ merge_records (SmprofRangeIndex *self,
   for (guint n = 0; n < self->n_nodes; n++)
     {
       const Node *node = &self->nodes[n];
-      guint first = firsts[n] == NONE ? 0 : firsts[n];
-      guint last = lasts[n] == NONE ? node->records->len : lasts[n];
+      guint first, last;
 
-      if (!wanted[n] || first >= last)
+      if (!wanted[n])
+        continue;
+
+      first = firsts[n] == NONE ? 0 : firsts[n];
+      last = lasts[n] == NONE ? node->records->len : lasts[n];
+      if (first >= last)
         continue;
 
       from = MIN (from, ((const SmprofRecord *) g_ptr_array_index (node->records, first))->order);
@@ -1428,11 +1432,14 @@ merge_records (SmprofRangeIndex *self,
   return records;
 }
 
-SmprofProfile *
-smprof_range_index_aggregate (SmprofRangeIndex   *self,
-                              const char * const *node_ids,
-                              double              start_us,
-                              double              end_us)
+/* The sums of a range, with the records summed and the nodes they are from. */
+static SmprofCprofileProfile *
+aggregate (SmprofRangeIndex    *self,
+           const char * const  *node_ids,
+           double               start_us,
+           double               end_us,
+           GPtrArray          **out_records,
+           char              ***out_node_ids)
 {
   Scratch *scratch;
   SmprofCprofileProfile *cprofile;
@@ -1440,15 +1447,13 @@ smprof_range_index_aggregate (SmprofRangeIndex   *self,
   g_autofree guint *firsts = NULL;
   g_autofree guint *lasts = NULL;
   g_autoptr(GStrvBuilder) summed_ids = g_strv_builder_new ();
-  g_auto(GStrv) ids = NULL;
-  GPtrArray *records;
-
-  g_return_val_if_fail (SMPROF_IS_RANGE_INDEX (self), NULL);
 
   scratch = take_scratch (self);
   wanted = g_new0 (gboolean, MAX (self->n_nodes, 1));
   firsts = g_new (guint, MAX (self->n_nodes, 1));
   lasts = g_new (guint, MAX (self->n_nodes, 1));
+  memset (firsts, 0xff, MAX (self->n_nodes, 1) * sizeof (guint));
+  memset (lasts, 0xff, MAX (self->n_nodes, 1) * sizeof (guint));
 
   for (guint n = 0; n < self->n_nodes; n++)
     {
@@ -1462,13 +1467,44 @@ smprof_range_index_aggregate (SmprofRangeIndex   *self,
       query_node (&query, start_us, end_us, &firsts[n], &lasts[n]);
     }
 
-  ids = g_strv_builder_end (summed_ids);
-  records = merge_records (self, wanted, firsts, lasts, start_us, end_us);
+  if (out_node_ids != NULL)
+    *out_node_ids = g_strv_builder_end (summed_ids);
+  if (out_records != NULL)
+    *out_records = merge_records (self, wanted, firsts, lasts, start_us, end_us);
   cprofile = emit_cprofile (self, scratch->sums, scratch->seen);
   give_back_scratch (self, scratch);
 
+  return cprofile;
+}
+
+SmprofProfile *
+smprof_range_index_aggregate (SmprofRangeIndex   *self,
+                              const char * const *node_ids,
+                              double              start_us,
+                              double              end_us)
+{
+  g_auto(GStrv) ids = NULL;
+  GPtrArray *records = NULL;
+  SmprofCprofileProfile *cprofile;
+
+  g_return_val_if_fail (SMPROF_IS_RANGE_INDEX (self), NULL);
+
+  cprofile = aggregate (self, node_ids, start_us, end_us, &records, &ids);
+
   return _smprof_profile_new_summed (self->job, self->profiler, (const char * const *) ids, records,
                                      cprofile, NULL);
+}
+
+SmprofCprofileProfile *
+smprof_range_index_aggregate_cprofile (SmprofRangeIndex    *self,
+                                       const char * const  *node_ids,
+                                       double               start_us,
+                                       double               end_us,
+                                       GPtrArray          **records)
+{
+  g_return_val_if_fail (SMPROF_IS_RANGE_INDEX (self), NULL);
+
+  return aggregate (self, node_ids, start_us, end_us, records, NULL);
 }
 
 typedef struct

@@ -169,6 +169,28 @@ SmprofProfile      *smprof_range_index_aggregate        (SmprofRangeIndex    *se
                                                          double               end_us);
 
 /**
+ * smprof_range_index_aggregate_cprofile:
+ * @self: a range index
+ * @node_ids: (nullable) (array zero-terminated=1): the nodes to sum, or %NULL for all
+ * @start_us: the range's start, in microseconds since the epoch
+ * @end_us: the range's end, included
+ * @records: (out) (optional) (transfer container) (element-type SmprofRecord):
+ *   the records summed, in record order
+ *
+ * The merged stats of smprof_range_index_aggregate() alone: function rows
+ * and caller edges, without the estimated call tree a #SmprofProfile builds
+ * from them. For a function table that updates while the selection is being
+ * dragged, and builds the tree when the drag ends.
+ *
+ * Returns: (transfer full): the merged stats
+ */
+SmprofCprofileProfile *smprof_range_index_aggregate_cprofile (SmprofRangeIndex    *self,
+                                                              const char * const  *node_ids,
+                                                              double               start_us,
+                                                              double               end_us,
+                                                              GPtrArray          **records);
+
+/**
  * smprof_range_index_aggregate_async:
  * @self: a range index
  * @node_ids: (nullable) (array zero-terminated=1): the nodes to sum, or %NULL for all

@@ -22,6 +22,12 @@
 #define BACKOFF_CAP_US (10 * 1000 * 1000)
 /* A bucket is in one region: following S3's hint more than twice would be a loop. */
 #define MAX_REGION_SWITCHES 2
+/* Bodies are read with a ceiling, so a broken or hostile endpoint cannot
+ * make us hold an endless answer: an object's listed size, a listing page
+ * (1000 keys are well under a megabyte), an error document. */
+#define MAX_LISTING_BODY (G_GUINT64_CONSTANT (64) << 20)
+#define MAX_ERROR_BODY (G_GUINT64_CONSTANT (1) << 20)
+#define MAX_UNLISTED_OBJECT (G_GUINT64_CONSTANT (2) << 30)
 
 struct _SmprofS3Client
 {
@@ -185,13 +191,15 @@ smprof_s3_client_get_endpoint_id (SmprofS3Client *self)
 char *
 smprof_s3_client_dup_region (SmprofS3Client *self)
 {
-  g_autoptr(GMutexLocker) locker = NULL;
+  char *region;
 
   g_return_val_if_fail (SMPROF_IS_S3_CLIENT (self), NULL);
 
-  locker = g_mutex_locker_new (&self->lock);
+  g_mutex_lock (&self->lock);
+  region = g_strdup (self->region);
+  g_mutex_unlock (&self->lock);
 
-  return g_strdup (self->region);
+  return region;
 }
 
 guint
@@ -259,6 +267,7 @@ typedef struct
   const SmprofAwsPair *query;
   guint                n_query;
   const char          *what;      /* s3://bucket/key, for messages */
+  guint64              max_body;  /* a 2xx body longer than this is refused */
 } Request;
 
 typedef struct
@@ -547,16 +556,53 @@ error_for_answer (SmprofS3Client        *self,
                       _("S3 refused the request for %s: %s"), request->what, said);
 }
 
-static gboolean
-body_is_complete (SoupMessage *message,
-                  GBytes      *body)
+/* Reads at most @limit bytes; *over_limit tells whether more came. A read
+ * error (a connection cut mid-body) is an error, to be retried. */
+static GBytes *
+read_body (GInputStream  *stream,
+           guint64        limit,
+           gboolean      *over_limit,
+           GCancellable  *cancellable,
+           GError       **error)
 {
-  SoupMessageHeaders *headers = soup_message_get_response_headers (message);
+  g_autoptr(GByteArray) data = g_byte_array_new ();
+  g_autofree guint8 *buffer = g_malloc (64 * 1024);
 
-  if (soup_message_headers_get_encoding (headers) != SOUP_ENCODING_CONTENT_LENGTH)
-    return TRUE;
+  *over_limit = FALSE;
 
-  return soup_message_headers_get_content_length (headers) == (goffset) g_bytes_get_size (body);
+  for (;;)
+    {
+      gssize n = g_input_stream_read (stream, buffer, 64 * 1024, cancellable, error);
+
+      if (n < 0)
+        return NULL;
+      if (n == 0)
+        break;
+      if ((guint64) data->len + (guint64) n > limit)
+        {
+          *over_limit = TRUE;
+          break;
+        }
+      g_byte_array_append (data, buffer, n);
+    }
+
+  return g_byte_array_free_to_bytes (g_steal_pointer (&data));
+}
+
+static GError *
+too_big_error (const Request *request,
+               guint64        announced)
+{
+  if (announced > 0)
+    return g_error_new (SMPROF_S3_ERROR, SMPROF_S3_ERROR_BAD_RESPONSE,
+                        _("%s: the answer announces %llu bytes, more than the %llu expected; "
+                          "if the object changed since it was listed, list again (smprof: --refresh)"),
+                        request->what, (unsigned long long) announced, (unsigned long long) request->max_body);
+
+  return g_error_new (SMPROF_S3_ERROR, SMPROF_S3_ERROR_BAD_RESPONSE,
+                      _("%s: the answer goes on past the %llu bytes expected; "
+                        "if the object changed since it was listed, list again (smprof: --refresh)"),
+                      request->what, (unsigned long long) request->max_body);
 }
 
 /* Sends @request until it succeeds, fails for good, or runs out of attempts.
@@ -579,11 +625,15 @@ perform (SmprofS3Client  *self,
       g_autoptr(SmprofAwsCredentials) credentials = NULL;
       g_autoptr(SmprofS3ErrorResponse) response = NULL;
       g_autoptr(SoupMessage) message = NULL;
+      g_autoptr(GInputStream) stream = NULL;
       g_autoptr(GBytes) body = NULL;
       g_autoptr(GError) local_error = NULL;
       g_autofree char *region = smprof_s3_client_dup_region (self);
       g_autofree char *hint = NULL;
+      SoupMessageHeaders *headers;
       gboolean slow_down = FALSE;
+      gboolean over_limit = FALSE;
+      gboolean success;
       guint status;
 
       if (self->credentials != NULL)
@@ -598,8 +648,8 @@ perform (SmprofS3Client  *self,
         g_atomic_int_inc (&self->n_retries);
       g_atomic_int_inc (&self->n_requests);
 
-      body = soup_session_send_and_read (self->session, message, cancellable, &local_error);
-      if (body == NULL)
+      stream = soup_session_send (self->session, message, cancellable, &local_error);
+      if (stream == NULL)
         {
           if (!transport_error_is_retryable (local_error))
             {
@@ -618,22 +668,46 @@ perform (SmprofS3Client  *self,
 
       got_answer = TRUE;
       status = soup_message_get_status (message);
+      success = SOUP_STATUS_IS_SUCCESSFUL (status);
+      headers = soup_message_get_response_headers (message);
 
-      if (SOUP_STATUS_IS_SUCCESSFUL (status))
+      /* Refused before reading: a length beyond what the listing said. */
+      if (success && soup_message_headers_get_encoding (headers) == SOUP_ENCODING_CONTENT_LENGTH &&
+          (guint64) soup_message_headers_get_content_length (headers) > request->max_body)
         {
-          if (!body_is_complete (message, body))
+          g_input_stream_close (stream, NULL, NULL);
+          g_propagate_error (error, too_big_error (request, soup_message_headers_get_content_length (headers)));
+          return NULL;
+        }
+
+      body = read_body (stream, success ? request->max_body : MAX_ERROR_BODY, &over_limit, cancellable,
+                        &local_error);
+      /* closing early drops the connection instead of draining the rest */
+      g_input_stream_close (stream, NULL, NULL);
+
+      if (body == NULL)
+        {
+          if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
             {
-              g_clear_error (&last_error);
-              last_error = g_error_new (G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT,
-                                        _("the answer was cut short (%" G_GSIZE_FORMAT " of %" G_GOFFSET_FORMAT
-                                          " bytes)"), g_bytes_get_size (body),
-                                        soup_message_headers_get_content_length (
-                                          soup_message_get_response_headers (message)));
-              goto retry;
+              g_propagate_error (error, g_steal_pointer (&local_error));
+              return NULL;
+            }
+          /* a body cut short: libsoup knows the length it was promised */
+          g_clear_error (&last_error);
+          last_error = g_steal_pointer (&local_error);
+          goto retry;
+        }
+
+      if (success)
+        {
+          if (over_limit)
+            {
+              g_propagate_error (error, too_big_error (request, 0));
+              return NULL;
             }
 
           if (etag != NULL)
-            *etag = g_strdup (soup_message_headers_get_one (soup_message_get_response_headers (message), "ETag"));
+            *etag = g_strdup (soup_message_headers_get_one (headers, "ETag"));
 
           return g_steal_pointer (&body);
         }
@@ -680,6 +754,9 @@ perform (SmprofS3Client  *self,
         return NULL;
     }
 
+  /* every failed attempt left its error; max_attempts is at least 1 */
+  g_assert (last_error != NULL);
+
   if (!got_answer)
     g_set_error (error, SMPROF_S3_ERROR, SMPROF_S3_ERROR_UNREACHABLE,
                  _("cannot reach the S3 endpoint %s for %s after %u attempts: %s"),
@@ -720,7 +797,7 @@ smprof_s3_client_list_objects (SmprofS3Client  *self,
   g_autofree char *what = g_strdup_printf ("s3://%s/%s", bucket, prefix != NULL ? prefix : "");
   g_autoptr(GBytes) body = NULL;
   SmprofAwsPair query[6];
-  Request request = { "GET", bucket, NULL, query, 0, what };
+  Request request = { "GET", bucket, NULL, query, 0, what, MAX_LISTING_BODY };
   gsize length;
   const char *data;
 
@@ -752,6 +829,8 @@ smprof_s3_client_list_objects (SmprofS3Client  *self,
  * @self: a client
  * @bucket: the bucket
  * @key: the key
+ * @expected_size: its size as listed, %G_MAXUINT64 if unknown; a longer
+ *   answer is refused (%SMPROF_S3_ERROR_BAD_RESPONSE), not read
  * @etag: (out) (optional) (nullable): the ETag of what was read
  * @cancellable: (nullable): a #GCancellable
  * @error: a location for a #GError, or %NULL
@@ -764,12 +843,14 @@ GBytes *
 smprof_s3_client_get_object (SmprofS3Client  *self,
                              const char      *bucket,
                              const char      *key,
+                             guint64          expected_size,
                              char           **etag,
                              GCancellable    *cancellable,
                              GError         **error)
 {
   g_autofree char *what = g_strdup_printf ("s3://%s/%s", bucket, key);
-  Request request = { "GET", bucket, key, NULL, 0, what };
+  Request request = { "GET", bucket, key, NULL, 0, what,
+                      expected_size != G_MAXUINT64 ? expected_size : MAX_UNLISTED_OBJECT };
 
   g_return_val_if_fail (SMPROF_IS_S3_CLIENT (self), NULL);
   g_return_val_if_fail (bucket != NULL && key != NULL, NULL);

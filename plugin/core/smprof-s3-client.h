@@ -60,6 +60,7 @@ SmprofS3ListPage *smprof_s3_client_list_objects        (SmprofS3Client          
 GBytes           *smprof_s3_client_get_object          (SmprofS3Client               *self,
                                                         const char                   *bucket,
                                                         const char                   *key,
+                                                        guint64                       expected_size,
                                                         char                        **etag,
                                                         GCancellable                 *cancellable,
                                                         GError                      **error);

@@ -256,10 +256,15 @@ smprof_s3_list_page_parse (const char  *data,
       if (local_error != NULL && local_error->domain == SMPROF_S3_ERROR)
         g_propagate_error (error, g_steal_pointer (&local_error));
       else
-        g_set_error (error, SMPROF_S3_ERROR, SMPROF_S3_ERROR_BAD_RESPONSE,
-                     _("the listing is not valid XML: %s"),
-                     local_error != NULL ? local_error->message : _("too long"));
-      page = NULL;
+        {
+          /* GMarkup quotes the offending bytes, which need not be UTF-8. */
+          g_autofree char *reason = g_utf8_make_valid (local_error != NULL ? local_error->message
+                                                                            : _("too long"), -1);
+
+          g_set_error (error, SMPROF_S3_ERROR, SMPROF_S3_ERROR_BAD_RESPONSE,
+                       _("the listing is not valid XML: %s"), reason);
+        }
+      g_clear_pointer (&page, smprof_s3_list_page_free);
       goto out;
     }
 

@@ -39,7 +39,7 @@ struct _SmprofS3Source
   SmprofS3Client        *client;
   SmprofS3Cache         *cache;        /* NULL: nothing kept on disk */
 
-  GMutex                 lock;         /* guards everything below */
+  GMutex                 lock;         /* guards what follows, up to callback_lock */
   char                  *root;         /* the job root's key prefix, "" for the bucket's root */
   char                  *scope;        /* framework[/<fw>[/<profiler>]] */
   guint                  depth;        /* segments in scope */
@@ -50,7 +50,11 @@ struct _SmprofS3Source
   GHashTable            *accounted;    /* paths counted as wanted */
   GHashTable            *done;         /* paths counted as fetched, cached or failed */
   SmprofS3Progress       progress;
+  guint64                progress_seq; /* bumped on every change */
   guint                  n_busy;       /* lists, prefetches and lone fetches under way */
+
+  GMutex                 callback_lock; /* guards the listener */
+  guint64                delivered_seq;
   SmprofS3ProgressFunc   progress_func;
   gpointer               progress_data;
   GDestroyNotify         progress_destroy;
@@ -109,6 +113,7 @@ smprof_s3_source_finalize (GObject *object)
   g_clear_pointer (&self->done, g_hash_table_unref);
   g_clear_pointer (&self->context, g_main_context_unref);
   g_mutex_clear (&self->lock);
+  g_mutex_clear (&self->callback_lock);
 
   G_OBJECT_CLASS (smprof_s3_source_parent_class)->finalize (object);
 }
@@ -187,6 +192,7 @@ static void
 smprof_s3_source_init (SmprofS3Source *self)
 {
   g_mutex_init (&self->lock);
+  g_mutex_init (&self->callback_lock);
   self->objects = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, object_info_free);
   self->handoff = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_bytes_unref);
   self->failed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_error_free);
@@ -223,18 +229,41 @@ weak_ref_free (gpointer data)
   g_free (data);
 }
 
-/* Called with the lock held, after a counter changed. */
+/* Called with the lock held, after a counter changed; deliver_progress()
+ * tells the listeners once the lock is released. */
 static void
-progress_changed_locked (SmprofS3Source *self)
+progress_bump_locked (SmprofS3Source *self)
 {
+  self->progress_seq++;
+}
+
+/* Listeners run without the lock (they may ask the source anything), yet see
+ * snapshots in order: one older than what was delivered is dropped, so a
+ * display never goes back to "busy" after the last "idle". */
+static void
+deliver_progress (SmprofS3Source *self)
+{
+  SmprofS3Progress snapshot;
   guint requests = 0, retries = 0;
+  guint64 seq;
+
+  g_mutex_lock (&self->lock);
+  snapshot = self->progress;
+  seq = self->progress_seq;
+  g_mutex_unlock (&self->lock);
 
   smprof_s3_client_get_counters (self->client, &requests, &retries);
-  self->progress.requests = requests;
-  self->progress.retries = retries;
+  snapshot.requests = requests;
+  snapshot.retries = retries;
 
-  if (self->progress_func != NULL)
-    self->progress_func (self, &self->progress, self->progress_data);
+  g_mutex_lock (&self->callback_lock);
+  if (seq > self->delivered_seq)
+    {
+      self->delivered_seq = seq;
+      if (self->progress_func != NULL)
+        self->progress_func (self, &snapshot, self->progress_data);
+    }
+  g_mutex_unlock (&self->callback_lock);
 
   /* A weak reference: a CLI never runs this context, and its source must
    * still be freed. */
@@ -257,14 +286,16 @@ static void
 set_busy (SmprofS3Source *self,
           gboolean        busy)
 {
-  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&self->lock);
-
+  g_mutex_lock (&self->lock);
   if (busy)
     self->n_busy++;
   else
     self->n_busy--;
   self->progress.busy = self->n_busy > 0;
-  progress_changed_locked (self);
+  progress_bump_locked (self);
+  g_mutex_unlock (&self->lock);
+
+  deliver_progress (self);
 }
 
 static ObjectInfo *
@@ -304,11 +335,14 @@ account_done (SmprofS3Source *self,
               DoneKind        kind,
               guint64         bytes)
 {
-  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&self->lock);
+  g_mutex_lock (&self->lock);
 
   account_wanted_locked (self, path);
   if (g_hash_table_contains (self->done, path))
-    return;
+    {
+      g_mutex_unlock (&self->lock);
+      return;
+    }
   g_hash_table_add (self->done, g_strdup (path));
 
   switch (kind)
@@ -328,7 +362,10 @@ account_done (SmprofS3Source *self,
       g_assert_not_reached ();
     }
 
-  progress_changed_locked (self);
+  progress_bump_locked (self);
+  g_mutex_unlock (&self->lock);
+
+  deliver_progress (self);
 }
 
 /**
@@ -377,13 +414,13 @@ smprof_s3_source_set_progress_func (SmprofS3Source       *self,
 
   g_return_if_fail (SMPROF_IS_S3_SOURCE (self));
 
-  g_mutex_lock (&self->lock);
+  g_mutex_lock (&self->callback_lock);
   old_destroy = self->progress_destroy;
   old_data = self->progress_data;
   self->progress_func = func;
   self->progress_data = user_data;
   self->progress_destroy = destroy;
-  g_mutex_unlock (&self->lock);
+  g_mutex_unlock (&self->callback_lock);
 
   if (old_destroy != NULL)
     old_destroy (old_data);
@@ -779,10 +816,14 @@ has_odd_segment (const char *path)
 }
 
 static void
-count_page_locked (SmprofS3Source *self)
+count_page (SmprofS3Source *self)
 {
+  g_mutex_lock (&self->lock);
   self->progress.list_requests++;
-  progress_changed_locked (self);
+  progress_bump_locked (self);
+  g_mutex_unlock (&self->lock);
+
+  deliver_progress (self);
 }
 
 /* Every page of one listing. */
@@ -796,6 +837,7 @@ list_all (SmprofS3Source  *self,
           GCancellable    *cancellable,
           GError         **error)
 {
+  g_autoptr(GHashTable) tokens = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autofree char *token = NULL;
 
   for (;;)
@@ -807,9 +849,7 @@ list_all (SmprofS3Source  *self,
       if (page == NULL)
         return FALSE;
 
-      g_mutex_lock (&self->lock);
-      count_page_locked (self);
-      g_mutex_unlock (&self->lock);
+      count_page (self);
 
       if (objects != NULL)
         g_ptr_array_extend_and_steal (objects, g_steal_pointer (&page->objects));
@@ -821,10 +861,19 @@ list_all (SmprofS3Source  *self,
       if (!page->truncated)
         return TRUE;
 
-      if (page->next_continuation_token == NULL || g_strcmp0 (page->next_continuation_token, token) == 0)
+      if (page->next_continuation_token == NULL || page->next_continuation_token[0] == '\0')
         {
           g_set_error (error, SMPROF_S3_ERROR, SMPROF_S3_ERROR_BAD_RESPONSE,
                        _("the listing of s3://%s/%s says there is more but gives no way to get it"),
+                       self->bucket, prefix);
+          return FALSE;
+        }
+
+      /* A token seen before would start a loop that never ends. */
+      if (!g_hash_table_add (tokens, g_strdup (page->next_continuation_token)))
+        {
+          g_set_error (error, SMPROF_S3_ERROR, SMPROF_S3_ERROR_BAD_RESPONSE,
+                       _("the listing of s3://%s/%s loops: S3 gave the same continuation token twice"),
                        self->bucket, prefix);
           return FALSE;
         }
@@ -968,9 +1017,7 @@ list_node (gpointer item,
         }
 
       if (interval.path == NULL)
-        {
-          interval = (IntervalSeen) { FALSE, FALSE, 0, g_steal_pointer (&interval_path) };
-        }
+        interval = (IntervalSeen) { FALSE, FALSE, 0, g_steal_pointer (&interval_path) };
 
       if (!is_file || parts[1] == NULL || parts[2] != NULL)
         continue;   /* a marker, or below the interval folder: not smdebug's */
@@ -1490,9 +1537,11 @@ list_into (SmprofS3Source  *self,
   self->progress.objects_listed = files;
   self->progress.bytes_listed = bytes;
   self->progress.listing_from_cache = from_cache;
-  progress_changed_locked (self);
+  progress_bump_locked (self);
 
   g_mutex_unlock (&self->lock);
+
+  deliver_progress (self);
 
   return TRUE;
 }
@@ -1515,6 +1564,11 @@ smprof_s3_source_list (SmprofSource   *source,
 
 /* Loading ------------------------------------------------------------------------ */
 
+static gboolean lookup_cached_info (SmprofS3Source  *self,
+                                    const char      *path,
+                                    char           **etag,
+                                    guint64         *size);
+
 /* Downloads one stats file and keeps it; the listing's ETag is updated when
  * the object changed since it was listed, so the next look-up finds it. */
 static GBytes *
@@ -1529,9 +1583,15 @@ fetch (SmprofS3Source  *self,
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) local_error = NULL;
 
+  g_autofree char *listed_etag = NULL;
+  guint64 listed_size = G_MAXUINT64;
+
   *cached = FALSE;
 
-  bytes = smprof_s3_client_get_object (self->client, self->bucket, key, &etag, cancellable, error);
+  if (!lookup_cached_info (self, path, &listed_etag, &listed_size))
+    listed_size = G_MAXUINT64;
+
+  bytes = smprof_s3_client_get_object (self->client, self->bucket, key, listed_size, &etag, cancellable, error);
   if (bytes == NULL)
     return NULL;
 

@@ -87,8 +87,9 @@ G_DECLARE_FINAL_TYPE (SmprofS3Source, smprof_s3_source, SMPROF, S3_SOURCE, GObje
  * @progress: what it has done so far
  * @user_data: the data given with the function
  *
- * Called from whichever thread made progress (often a worker): copy what you
- * need and return quickly.
+ * Called from whichever thread made progress (often a worker), one call at a
+ * time and never with an older snapshot after a newer one: copy what you need
+ * and return quickly.
  */
 typedef void (*SmprofS3ProgressFunc) (SmprofS3Source         *source,
                                       const SmprofS3Progress *progress,

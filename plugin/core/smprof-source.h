@@ -42,6 +42,13 @@ typedef struct
 
 /**
  * SmprofListing:
+ * @entries: (element-type SmprofListingEntry): what was found
+ * @problems: (element-type SmprofProblem): what could not be read
+ * @stats_only: set by the caller, before listing, when it needs nothing else
+ *   from an interval folder that holds a stats file (`python_stats`,
+ *   `python_stats.json`): a source may then list its stats files alone,
+ *   without reading the folder, which halves the cost of listing a local
+ *   job. Folders without one are listed in full.
  *
  * What a source found below `framework/`: every file in node and interval
  * folders, interval folders without files, and what it could not read.
@@ -50,6 +57,7 @@ typedef struct
 {
   GPtrArray *entries;   /* SmprofListingEntry */
   GPtrArray *problems;  /* SmprofProblem */
+  gboolean   stats_only;
 } SmprofListing;
 
 SmprofListing *smprof_listing_new         (void);

@@ -71,10 +71,12 @@ fill_edges (SmprofFunctionTable *self,
             GListStore          *store,
             GArray              *edges)
 {
-  SmprofFuncTable *table = smprof_job_get_func_table (smprof_profile_get_job (self->profile));
+  /* No profile (an empty selection): no edges, and no job to ask. */
+  SmprofFuncTable *table = self->profile != NULL ? smprof_job_get_func_table (smprof_profile_get_job (self->profile))
+                                                 : NULL;
   g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
 
-  for (guint i = 0; edges != NULL && i < edges->len; i++)
+  for (guint i = 0; table != NULL && edges != NULL && i < edges->len; i++)
     {
       const SmprofEdgeRow *edge = &g_array_index (edges, SmprofEdgeRow, i);
 

@@ -4,76 +4,34 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <math.h>
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
 
 #include "smprof-aggregate.h"
-#include "smprof-job-page.h"
+#include "smprof-job-page-private.h"
 #include "smprof-ui.h"
 #include "smprof-ui-format.h"
 
-/* The page of one job: a header (name, nodes, profiler), presets on the
- * left, the timeline slot, a status line, and the Functions / Call tree /
- * Flame graph slots. Whatever changes the selection (a preset, the node
- * choice, the profiler, the timeline through the public API) queues one
- * update; the update selects, reads the stats files it needs and aggregates
- * on a worker thread, and only the newest answer is kept: a generation
- * counter and a cancellable drop the others, so a drag on the timeline never
- * waits for a stale aggregate. */
-struct _SmprofJobPage
-{
-  GtkWidget            parent_instance;
-
-  SmprofJob           *job;
-  SmprofProfiler       profiler;
-  char               **all_node_ids;     /* the profiler's nodes, sorted */
-  char               **node_ids;         /* the chosen nodes; NULL for all */
-
-  SmprofJobPagePreset  preset;
-  SmprofSelection      selection;
-  GPtrArray           *explicit_records; /* select_records(), or NULL */
-  gint64               first_step;
-  gint64               last_step;
-
-  /* the newest answer */
-  GPtrArray           *selected_records;
-  SmprofProfile       *profile;
-
-  /* the update in flight */
-  GCancellable        *cancellable;
-  guint                generation;
-  guint                update_source;
-  gboolean             busy;
-  gboolean             syncing;          /* the page is setting its own widgets */
-
-  GtkStringList       *node_model;
-
-  /* template children */
-  GtkLabel            *job_name_label;
-  GtkLabel            *job_summary_label;
-  GtkDropDown         *node_dropdown;
-  GtkWidget           *profiler_box;
-  GtkToggleButton     *cprofile_button;
-  GtkToggleButton     *pyinstrument_button;
-  GtkListBox          *presets_list;
-  GtkListBoxRow       *whole_job_row;
-  GtkListBoxRow       *initialization_row;
-  GtkListBoxRow       *training_loop_row;
-  GtkListBoxRow       *finalization_row;
-  GtkListBoxRow       *forward_passes_row;
-  GtkListBoxRow       *rest_of_step_row;
-  GtkListBoxRow       *steps_row;
-  GtkAdjustment       *first_step_adjustment;
-  GtkAdjustment       *last_step_adjustment;
-  GtkBox              *timeline_slot;
-  GtkSpinner          *busy_spinner;
-  GtkLabel            *status_label;
-  GtkStack            *views_stack;
-  GtkBox              *functions_slot;
-  GtkBox              *call_tree_slot;
-  GtkBox              *flame_graph_slot;
-};
+/* The page of one job: a header (name, nodes, profiler, Export), presets on
+ * the left, the timeline with its toolbar, a status line, and the Functions /
+ * Call tree / Flame graph views showing SmprofJobPage:profile (the visible
+ * one at once, the others when shown).
+ *
+ * The page owns the selection. Whatever changes it (a preset, the node
+ * choice, the profiler, the timeline, the public API) queues one update; the
+ * update selects, reads the stats files it needs and aggregates on a worker
+ * thread, and only the newest answer is kept: a generation counter and a
+ * cancellable drop the others, so a drag on the timeline never waits for a
+ * stale aggregate. A dragged time range is summed by the job's range index
+ * once it is built (a few milliseconds whatever the range), else as any
+ * other selection.
+ *
+ * The timeline and the page mirror each other: a drag or a click on the
+ * timeline becomes the page's selection (exactly the intervals the timeline
+ * outlines), and a preset, the step range or the node choice outline their
+ * intervals on the timeline. `timeline_syncing` keeps the echo out. */
 
 G_DEFINE_FINAL_TYPE (SmprofJobPage, smprof_job_page, GTK_TYPE_WIDGET)
 
@@ -94,10 +52,12 @@ static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
 /* smprof_job_load_stats() fills records in place, so two aggregates of one
- * job must not read files at the same time; stale ones give way quickly. */
+ * job (or an aggregate and the range index) must not read files at the same
+ * time; stale ones give way quickly. */
 static GMutex aggregate_lock;
 
-static void queue_update (SmprofJobPage *self);
+static void queue_update   (SmprofJobPage *self);
+static void sync_timeline  (SmprofJobPage *self);
 
 /* ------------------------------------------------------------------------ */
 /* The worker: select, read, aggregate                                      */
@@ -110,6 +70,10 @@ typedef struct
   SmprofJobPagePreset  preset;
   SmprofSelection      selection;
   GPtrArray           *explicit_records;
+  SmprofRangeIndex    *range_index;      /* set when the index sums this range */
+  char               **range_node_ids;
+  char                *description;
+  char                *slug;
   guint                generation;
 } Request;
 
@@ -117,6 +81,7 @@ typedef struct
 {
   GPtrArray     *selected;
   SmprofProfile *profile;
+  gboolean       from_index;
 } Answer;
 
 static void
@@ -127,6 +92,10 @@ request_free (gpointer data)
   g_clear_object (&request->job);
   g_clear_pointer (&request->node_ids, g_strfreev);
   g_clear_pointer (&request->explicit_records, g_ptr_array_unref);
+  g_clear_object (&request->range_index);
+  g_clear_pointer (&request->range_node_ids, g_strfreev);
+  g_clear_pointer (&request->description, g_free);
+  g_clear_pointer (&request->slug, g_free);
   g_free (request);
 }
 
@@ -149,19 +118,25 @@ is_forward_pass (const SmprofRecord *record)
          record->name.end_phase == SMPROF_PHASE_FORWARD_PASS_END;
 }
 
+/* The records a selection names; a copy of @explicit_records when set. Cheap
+ * enough for the main thread too (one pass over the job's records). */
 static GPtrArray *
-select_records (const Request *request)
+select_for (SmprofJob              *job,
+            SmprofProfiler          profiler,
+            const char * const     *node_ids,
+            SmprofJobPagePreset     preset,
+            const SmprofSelection  *selection,
+            GPtrArray              *explicit_records)
 {
-  GPtrArray *records = smprof_job_get_records (request->job, request->profiler);
+  GPtrArray *records = smprof_job_get_records (job, profiler);
   GPtrArray *selected;
   GPtrArray *kept;
 
-  if (request->explicit_records != NULL)
-    return g_ptr_array_copy (request->explicit_records, NULL, NULL);
+  if (explicit_records != NULL)
+    return g_ptr_array_copy (explicit_records, NULL, NULL);
 
-  selected = smprof_select (records, (const char * const *) request->node_ids, &request->selection);
-  if (request->preset != SMPROF_JOB_PAGE_PRESET_FORWARD_PASSES &&
-      request->preset != SMPROF_JOB_PAGE_PRESET_REST_OF_STEP)
+  selected = smprof_select (records, node_ids, selection);
+  if (preset != SMPROF_JOB_PAGE_PRESET_FORWARD_PASSES && preset != SMPROF_JOB_PAGE_PRESET_REST_OF_STEP)
     return selected;
 
   kept = g_ptr_array_new ();
@@ -169,7 +144,7 @@ select_records (const Request *request)
     {
       SmprofRecord *record = g_ptr_array_index (selected, i);
 
-      if (is_forward_pass (record) == (request->preset == SMPROF_JOB_PAGE_PRESET_FORWARD_PASSES))
+      if (is_forward_pass (record) == (preset == SMPROF_JOB_PAGE_PRESET_FORWARD_PASSES))
         g_ptr_array_add (kept, record);
     }
   g_ptr_array_unref (selected);
@@ -214,12 +189,30 @@ aggregate_in_thread (GTask        *task,
   Request *request = task_data;
   g_autoptr(Answer) answer = g_new0 (Answer, 1);
   g_autoptr(GError) error = NULL;
-  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&aggregate_lock);
+  g_autoptr(GMutexLocker) locker = NULL;
 
   if (g_task_return_error_if_cancelled (task))
     return;
 
-  answer->selected = select_records (request);
+  answer->selected = select_for (request->job, request->profiler, (const char * const *) request->node_ids,
+                                 request->preset, &request->selection, request->explicit_records);
+
+  /* A dragged range: the index has every stats file in memory already. */
+  if (request->range_index != NULL && answer->selected->len > 0)
+    {
+      answer->profile = smprof_range_index_aggregate (request->range_index,
+                                                      (const char * const *) request->range_node_ids,
+                                                      request->selection.start_us,
+                                                      request->selection.end_us);
+      answer->from_index = TRUE;
+      g_task_return_pointer (task, g_steal_pointer (&answer), answer_free);
+      return;
+    }
+
+  locker = g_mutex_locker_new (&aggregate_lock);
+  if (g_task_return_error_if_cancelled (task))
+    return;
+
   if (answer->selected->len > 0)
     {
       g_auto(GStrv) node_ids = NULL;
@@ -242,21 +235,67 @@ aggregate_in_thread (GTask        *task,
   g_task_return_pointer (task, g_steal_pointer (&answer), answer_free);
 }
 
-/* ------------------------------------------------------------------------ */
-/* Showing the answer                                                       */
+/* The range index: built once, on a worker, after the first aggregate has
+ * read the stats it needs (under the same lock, so no file is read twice). */
+static void
+build_index_in_thread (GTask        *task,
+                       gpointer      source_object,
+                       gpointer      task_data,
+                       GCancellable *cancellable)
+{
+  SmprofJob *job = task_data;
+  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&aggregate_lock);
+  g_autoptr(GError) error = NULL;
+  SmprofRangeIndex *index;
+
+  index = smprof_range_index_new (job, SMPROF_PROFILER_CPROFILE, NULL, cancellable, &error);
+  if (index == NULL)
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_pointer (task, index, g_object_unref);
+}
 
 static void
-set_busy (SmprofJobPage *self,
-          gboolean       busy)
+build_index_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
 {
-  if (self->busy == busy)
+  g_autoptr(SmprofJobPage) self = user_data;
+  g_autoptr(SmprofRangeIndex) index = NULL;
+  g_autoptr(GError) error = NULL;
+
+  index = g_task_propagate_pointer (G_TASK (result), &error);
+  if (index == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_debug ("No range index, dragged ranges aggregate as any selection: %s", error->message);
+      return;
+    }
+
+  g_clear_object (&self->index_cancellable);
+  g_set_object (&self->range_index, index);
+}
+
+static void
+maybe_build_index (SmprofJobPage *self)
+{
+  g_autoptr(GTask) task = NULL;
+
+  if (self->index_started || !smprof_job_has_profiler (self->job, SMPROF_PROFILER_CPROFILE))
     return;
 
-  self->busy = busy;
-  gtk_widget_set_visible (GTK_WIDGET (self->busy_spinner), busy);
-  gtk_spinner_set_spinning (self->busy_spinner, busy);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+  self->index_started = TRUE;
+  self->index_cancellable = g_cancellable_new ();
+
+  task = g_task_new (self, self->index_cancellable, build_index_cb, g_object_ref (self));
+  g_task_set_source_tag (task, maybe_build_index);
+  g_task_set_priority (task, G_PRIORITY_LOW);
+  g_task_set_task_data (task, g_object_ref (self->job), g_object_unref);
+  g_task_run_in_thread (task, build_index_in_thread);
 }
+
+/* ------------------------------------------------------------------------ */
+/* The selection in words                                                   */
 
 static char *
 describe_steps (GPtrArray *records)
@@ -284,10 +323,133 @@ describe_steps (GPtrArray *records)
     return g_strdup (_("no steps"));
   if (first == last)
     /* Translators: one step number */
-    return g_strdup_printf (_("step %" G_GINT64_FORMAT), first);
+    return g_strdup_printf (_("step %lld"), (long long) first);
 
   /* Translators: a range of step numbers */
-  return g_strdup_printf (_("steps %" G_GINT64_FORMAT "–%" G_GINT64_FORMAT), first, last);
+  return g_strdup_printf (_("steps %lld–%lld"), (long long) first, (long long) last);
+}
+
+static double
+job_origin_us (SmprofJobPage *self)
+{
+  SmprofTimelineLayout *layout = smprof_timeline_get_layout (self->timeline);
+
+  return layout != NULL ? smprof_timeline_layout_get_origin_us (layout) : 0;
+}
+
+/* What the selection is, for an export's subtitle: the preset, the steps,
+ * the modes, the phases or the time range (smprof_selection_describe()). */
+static char *
+dup_description (SmprofJobPage *self,
+                 GPtrArray     *records)
+{
+  g_autofree char *query = NULL;
+
+  switch (self->preset)
+    {
+    case SMPROF_JOB_PAGE_PRESET_WHOLE_JOB:
+      return g_strdup (_("whole job"));
+    case SMPROF_JOB_PAGE_PRESET_FORWARD_PASSES:
+      return g_strdup (_("forward passes (step start to forward pass end, training loop)"));
+    case SMPROF_JOB_PAGE_PRESET_REST_OF_STEP:
+      return g_strdup (_("rest of step (training loop without the forward passes)"));
+    case SMPROF_JOB_PAGE_PRESET_INITIALIZATION:
+    case SMPROF_JOB_PAGE_PRESET_TRAINING_LOOP:
+    case SMPROF_JOB_PAGE_PRESET_FINALIZATION:
+    case SMPROF_JOB_PAGE_PRESET_STEPS:
+      return smprof_selection_describe (&self->selection);
+    case SMPROF_JOB_PAGE_PRESET_NONE:
+    default:
+      break;
+    }
+
+  if (self->explicit_records != NULL && !self->has_query)
+    {
+      g_autofree char *steps = describe_steps (records);
+
+      /* Translators: intervals clicked on the timeline, then "steps 3–5" */
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u chosen interval, %s", "%u chosen intervals, %s",
+                                           records->len),
+                              records->len, steps);
+    }
+
+  query = smprof_selection_describe (&self->selection);
+  if (self->selection.kind == SMPROF_SELECT_OVERLAP)
+    {
+      double origin = job_origin_us (self);
+      g_autofree char *from = smprof_ui_format_duration (MAX (0, self->selection.start_us - origin) / 1e6);
+      g_autofree char *to = smprof_ui_format_duration (MAX (0, self->selection.end_us - origin) / 1e6);
+
+      /* Translators: a time range, then when it starts and ends after the job's first interval */
+      return g_strdup_printf (_("%s (%s to %s after the job’s start)"), query, from, to);
+    }
+
+  return g_steal_pointer (&query);
+}
+
+/* The same, short and safe for a file name: "steps-3-5", "time-1.2s-3.4s". */
+static char *
+dup_slug (SmprofJobPage *self,
+          GPtrArray     *records)
+{
+  static const char * const preset_slugs[] = {
+    [SMPROF_JOB_PAGE_PRESET_WHOLE_JOB] = "whole-job",
+    [SMPROF_JOB_PAGE_PRESET_INITIALIZATION] = "initialization",
+    [SMPROF_JOB_PAGE_PRESET_TRAINING_LOOP] = "training-loop",
+    [SMPROF_JOB_PAGE_PRESET_FINALIZATION] = "finalization",
+    [SMPROF_JOB_PAGE_PRESET_FORWARD_PASSES] = "forward-passes",
+    [SMPROF_JOB_PAGE_PRESET_REST_OF_STEP] = "rest-of-step",
+  };
+  GString *slug = g_string_new (NULL);
+  const char * const *nodes = (const char * const *) self->node_ids;
+
+  if (self->preset == SMPROF_JOB_PAGE_PRESET_STEPS)
+    {
+      if (self->first_step == self->last_step)
+        g_string_append_printf (slug, "step-%" G_GINT64_FORMAT, self->first_step);
+      else
+        g_string_append_printf (slug, "steps-%" G_GINT64_FORMAT "-%" G_GINT64_FORMAT,
+                                self->first_step, self->last_step);
+    }
+  else if (self->preset != SMPROF_JOB_PAGE_PRESET_NONE)
+    g_string_append (slug, preset_slugs[self->preset]);
+  else if (self->has_query && self->selection.kind == SMPROF_SELECT_OVERLAP)
+    {
+      double origin = job_origin_us (self);
+      char from[G_ASCII_DTOSTR_BUF_SIZE], to[G_ASCII_DTOSTR_BUF_SIZE];
+
+      g_ascii_formatd (from, sizeof from, "%.3f", MAX (0, self->selection.start_us - origin) / 1e6);
+      g_ascii_formatd (to, sizeof to, "%.3f", MAX (0, self->selection.end_us - origin) / 1e6);
+      g_string_append_printf (slug, "time-%ss-%ss", from, to);
+    }
+  else
+    g_string_append_printf (slug, "%u-intervals", records->len);
+
+  if (nodes != NULL && g_strv_length ((char **) nodes) == 1)
+    g_string_append_printf (slug, "-%s", nodes[0]);
+
+  for (char *c = slug->str; *c != '\0'; c++)
+    if (!g_ascii_isalnum (*c) && *c != '-' && *c != '.' && *c != '_')
+      *c = '-';
+
+  return g_string_free (slug, FALSE);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Showing the answer                                                       */
+
+static void
+set_busy (SmprofJobPage *self,
+          gboolean       busy)
+{
+  if (self->busy == busy)
+    return;
+
+  self->busy = busy;
+  gtk_widget_set_visible (GTK_WIDGET (self->busy_spinner), busy);
+  gtk_spinner_set_spinning (self->busy_spinner, busy);
+  gtk_accessible_update_state (GTK_ACCESSIBLE (self->views_stack), GTK_ACCESSIBLE_STATE_BUSY, busy, -1);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
 
 static char *
@@ -327,6 +489,7 @@ update_status (SmprofJobPage *self)
   if (n_selected == 0)
     {
       gtk_label_set_label (self->status_label, _("No interval matches this selection."));
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->status_label), NULL);
       return;
     }
 
@@ -358,7 +521,30 @@ update_status (SmprofJobPage *self)
   g_ptr_array_add (parts, NULL);
   text = g_strjoinv (" · ", (char **) parts->pdata);
   gtk_label_set_label (self->status_label, text);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->status_label), text);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->status_label), self->profile_description);
+}
+
+/* The visible view shows the profile; the others catch up when shown, so a
+ * drag costs one view's update on the main thread, not three. */
+static void
+sync_visible_view (SmprofJobPage *self)
+{
+  GtkWidget *visible = gtk_stack_get_visible_child (self->views_stack);
+
+  if (visible == GTK_WIDGET (self->functions_slot))
+    smprof_function_table_set_profile (self->function_table, self->profile);
+  else if (visible == GTK_WIDGET (self->call_tree_slot))
+    smprof_call_tree_view_set_profile (self->call_tree_view, self->profile);
+  else if (visible == GTK_WIDGET (self->flame_graph_slot))
+    smprof_flame_graph_view_set_profile (self->flame_graph_view, self->profile);
+}
+
+static void
+visible_view_changed_cb (SmprofJobPage *self,
+                         GParamSpec    *pspec,
+                         GtkStack      *stack)
+{
+  sync_visible_view (self);
 }
 
 static void
@@ -383,15 +569,31 @@ aggregate_cb (GObject      *object,
   if (answer == NULL)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_warning ("Could not aggregate the selection: %s", error->message);
+        {
+          g_autofree char *message = g_strdup_printf (_("Could not aggregate the selection: %s"), error->message);
+
+          _smprof_job_page_show_error (self, message);
+        }
       return;
     }
 
   g_clear_pointer (&self->selected_records, g_ptr_array_unref);
   self->selected_records = g_steal_pointer (&answer->selected);
   g_set_object (&self->profile, answer->profile);
+  self->profile_from_index = answer->from_index;
+  g_free (self->profile_description);
+  self->profile_description = g_steal_pointer (&request->description);
+  g_free (self->profile_slug);
+  self->profile_slug = g_steal_pointer (&request->slug);
+
   update_status (self);
+  _smprof_job_page_update_export_actions (self);
+  sync_visible_view (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROFILE]);
+
+  /* The job's stats for this selection are read now: index the rest. */
+  if (self->profiler == SMPROF_PROFILER_CPROFILE)
+    maybe_build_index (self);
 }
 
 static const char * const *
@@ -400,11 +602,24 @@ current_node_ids (SmprofJobPage *self)
   return (const char * const *) (self->node_ids != NULL ? self->node_ids : self->all_node_ids);
 }
 
+/* Whether the range index can sum this selection: a time range, on all the
+ * index's nodes or some of them. */
+static gboolean
+can_use_index (SmprofJobPage *self)
+{
+  return self->range_index != NULL &&
+         self->profiler == SMPROF_PROFILER_CPROFILE &&
+         self->preset == SMPROF_JOB_PAGE_PRESET_NONE &&
+         self->has_query &&
+         self->selection.kind == SMPROF_SELECT_OVERLAP;
+}
+
 static gboolean
 start_update (gpointer data)
 {
   SmprofJobPage *self = data;
   g_autoptr(GTask) task = NULL;
+  g_autoptr(GPtrArray) records = NULL;
   Request *request;
 
   self->update_source = 0;
@@ -423,7 +638,19 @@ start_update (gpointer data)
   request->selection = self->selection;
   if (self->explicit_records != NULL)
     request->explicit_records = g_ptr_array_ref (self->explicit_records);
+  if (can_use_index (self))
+    {
+      request->range_index = g_object_ref (self->range_index);
+      request->range_node_ids = g_strdupv (self->query_node_ids != NULL ? self->query_node_ids
+                                                                         : (char **) current_node_ids (self));
+    }
   request->generation = self->generation;
+
+  /* Described now, with the selection it describes. */
+  records = select_for (self->job, self->profiler, current_node_ids (self), self->preset, &self->selection,
+                        self->explicit_records);
+  request->description = dup_description (self, records);
+  request->slug = dup_slug (self, records);
 
   task = g_task_new (self, self->cancellable, aggregate_cb, g_object_ref (self));
   g_task_set_source_tag (task, start_update);
@@ -442,6 +669,108 @@ queue_update (SmprofJobPage *self)
   if (self->update_source == 0)
     self->update_source = g_idle_add_full (G_PRIORITY_HIGH_IDLE + 20, start_update, self, NULL);
   set_busy (self, TRUE);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The timeline                                                             */
+
+/* The page's selection, outlined on the timeline. The whole job is no
+ * selection there (nothing outlined: everything counts). */
+static void
+sync_timeline (SmprofJobPage *self)
+{
+  if (smprof_timeline_get_layout (self->timeline) == NULL)
+    return;
+
+  self->timeline_syncing = TRUE;
+
+  if (self->preset == SMPROF_JOB_PAGE_PRESET_WHOLE_JOB)
+    smprof_timeline_clear_selection (self->timeline);
+  else if (self->explicit_records != NULL)
+    smprof_timeline_select_records (self->timeline, self->explicit_records);
+  else if (self->preset == SMPROF_JOB_PAGE_PRESET_FORWARD_PASSES ||
+           self->preset == SMPROF_JOB_PAGE_PRESET_REST_OF_STEP)
+    {
+      g_autoptr(GPtrArray) records = select_for (self->job, self->profiler, current_node_ids (self),
+                                                 self->preset, &self->selection, NULL);
+
+      smprof_timeline_select_records (self->timeline, records);
+    }
+  else
+    /* NULL: the shown nodes, which are the chosen ones */
+    smprof_timeline_set_selection (self->timeline, &self->selection, NULL);
+
+  self->timeline_syncing = FALSE;
+}
+
+static void
+clear_query (SmprofJobPage *self)
+{
+  self->has_query = FALSE;
+  g_clear_pointer (&self->query_node_ids, g_strfreev);
+  g_clear_pointer (&self->explicit_records, g_ptr_array_unref);
+}
+
+static void sync_preset_row      (SmprofJobPage       *self);
+static void selection_for_preset (SmprofJobPage       *self,
+                                  SmprofJobPagePreset  preset,
+                                  SmprofSelection     *selection);
+
+/* A drag, a click, Shift+click, the keyboard or Escape on the timeline: the
+ * page aggregates exactly the intervals the timeline outlines. */
+static void
+timeline_selection_changed_cb (SmprofJobPage  *self,
+                               SmprofTimeline *timeline)
+{
+  SmprofTimelineSelection *selection;
+
+  if (self->timeline_syncing)
+    return;
+
+  selection = smprof_timeline_get_selection (timeline);
+  clear_query (self);
+
+  if (selection == NULL)
+    {
+      /* Nothing selected: everything counts. */
+      self->preset = SMPROF_JOB_PAGE_PRESET_WHOLE_JOB;
+      selection_for_preset (self, self->preset, &self->selection);
+    }
+  else if (smprof_timeline_selection_get_kind (selection) == SMPROF_TIMELINE_SELECTION_QUERY &&
+           smprof_timeline_selection_get_query (selection)->kind == SMPROF_SELECT_ALL &&
+           g_strv_equal (smprof_timeline_selection_get_node_ids (selection), current_node_ids (self)))
+    {
+      /* Ctrl+A */
+      self->preset = SMPROF_JOB_PAGE_PRESET_WHOLE_JOB;
+      selection_for_preset (self, self->preset, &self->selection);
+    }
+  else
+    {
+      self->preset = SMPROF_JOB_PAGE_PRESET_NONE;
+      self->explicit_records = g_ptr_array_copy (smprof_timeline_selection_get_records (selection), NULL, NULL);
+
+      if (smprof_timeline_selection_get_kind (selection) == SMPROF_TIMELINE_SELECTION_QUERY)
+        {
+          const char * const *ids = smprof_timeline_selection_get_node_ids (selection);
+
+          self->has_query = TRUE;
+          self->selection = *smprof_timeline_selection_get_query (selection);
+          if (!g_strv_equal (ids, current_node_ids (self)))
+            self->query_node_ids = g_strdupv ((char **) ids);
+        }
+    }
+
+  sync_preset_row (self);
+  queue_update (self);
+}
+
+static void
+timeline_notify_selection_cb (SmprofJobPage  *self,
+                              GParamSpec     *pspec,
+                              SmprofTimeline *timeline)
+{
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "job-page.zoom-to-selection",
+                                 smprof_timeline_get_selection (timeline) != NULL);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -561,16 +890,23 @@ set_profiler_internal (SmprofJobPage  *self,
   g_clear_pointer (&self->node_ids, g_strfreev);
 
   /* Records belong to one profiler: an explicit set does not carry over. */
-  if (self->explicit_records != NULL)
+  if (self->explicit_records != NULL || self->has_query)
     {
-      g_clear_pointer (&self->explicit_records, g_ptr_array_unref);
-      self->preset = SMPROF_JOB_PAGE_PRESET_NONE;
+      clear_query (self);
+      self->preset = SMPROF_JOB_PAGE_PRESET_WHOLE_JOB;
     }
 
   self->syncing = TRUE;
   gtk_toggle_button_set_active (profiler == SMPROF_PROFILER_CPROFILE ? self->cprofile_button : self->pyinstrument_button,
                                 TRUE);
   self->syncing = FALSE;
+
+  /* The timeline shows the profiler's intervals, every node; its selection
+   * is cleared, and the page sets its own again afterwards. */
+  self->timeline_syncing = TRUE;
+  smprof_timeline_set_visible_nodes (self->timeline, NULL);
+  smprof_timeline_set_profiler (self->timeline, profiler);
+  self->timeline_syncing = FALSE;
 
   update_header (self);
   update_node_model (self);
@@ -703,6 +1039,17 @@ step_range_changed_cb (SmprofJobPage  *self,
 }
 
 static void
+error_bar_response_cb (SmprofJobPage *self,
+                       int            response,
+                       GtkInfoBar    *bar)
+{
+  gtk_info_bar_set_revealed (bar, FALSE);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Actions                                                                  */
+
+static void
 preset_action (GtkWidget  *widget,
                const char *action_name,
                GVariant   *parameter)
@@ -713,6 +1060,45 @@ preset_action (GtkWidget  *widget,
   if (preset > SMPROF_JOB_PAGE_PRESET_NONE && preset <= SMPROF_JOB_PAGE_PRESET_STEPS &&
       gtk_widget_get_sensitive (GTK_WIDGET (row_for_preset (self, preset))))
     smprof_job_page_set_preset (self, preset);
+}
+
+static void
+show_view_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  SmprofJobPage *self = SMPROF_JOB_PAGE (widget);
+  const char *name = g_variant_get_string (parameter, NULL);
+  GtkRoot *root = gtk_widget_get_root (widget);
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+  GtkWidget *child = gtk_stack_get_child_by_name (self->views_stack, name);
+
+  if (child == NULL)
+    return;
+
+  gtk_stack_set_visible_child (self->views_stack, child);
+
+  /* Focus follows when it was in the views already. */
+  if (focus != NULL && gtk_widget_is_ancestor (focus, GTK_WIDGET (self->views_stack)) &&
+      !gtk_widget_is_ancestor (focus, child))
+    gtk_widget_child_focus (child, GTK_DIR_TAB_FORWARD);
+}
+
+static void
+zoom_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  SmprofJobPage *self = SMPROF_JOB_PAGE (widget);
+
+  if (g_str_equal (action_name, "job-page.zoom-in"))
+    smprof_timeline_zoom_in (self->timeline);
+  else if (g_str_equal (action_name, "job-page.zoom-out"))
+    smprof_timeline_zoom_out (self->timeline);
+  else if (g_str_equal (action_name, "job-page.zoom-fit"))
+    smprof_timeline_zoom_reset (self->timeline);
+  else
+    smprof_timeline_zoom_to_selection (self->timeline);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -731,11 +1117,13 @@ smprof_job_page_constructed (GObject *object)
                           smprof_job_has_profiler (self->job, SMPROF_PROFILER_CPROFILE) &&
                           smprof_job_has_profiler (self->job, SMPROF_PROFILER_PYINSTRUMENT));
 
-  /* cProfile when there is any, as the command line does. */
+  /* cProfile when there is any, as the command line does. The timeline gets
+   * its profiler before the job, so it lays out the job once. */
   set_profiler_internal (self,
                          smprof_job_has_profiler (self->job, SMPROF_PROFILER_CPROFILE) ||
                          !smprof_job_has_profiler (self->job, SMPROF_PROFILER_PYINSTRUMENT)
                          ? SMPROF_PROFILER_CPROFILE : SMPROF_PROFILER_PYINSTRUMENT);
+  smprof_timeline_set_job (self->timeline, self->job);
 
   smprof_job_page_set_preset (self, SMPROF_JOB_PAGE_PRESET_WHOLE_JOB);
   update_status (self);
@@ -750,8 +1138,13 @@ smprof_job_page_dispose (GObject *object)
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  if (self->index_cancellable != NULL)
+    g_cancellable_cancel (self->index_cancellable);
+  g_clear_object (&self->index_cancellable);
   g_clear_handle_id (&self->update_source, g_source_remove);
   self->generation++;
+
+  _smprof_job_page_export_dispose (self);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), SMPROF_TYPE_JOB_PAGE);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
@@ -759,8 +1152,9 @@ smprof_job_page_dispose (GObject *object)
 
   g_clear_object (&self->node_model);
   g_clear_object (&self->profile);
+  g_clear_object (&self->range_index);
   g_clear_pointer (&self->selected_records, g_ptr_array_unref);
-  g_clear_pointer (&self->explicit_records, g_ptr_array_unref);
+  clear_query (self);
   g_clear_object (&self->job);
 
   G_OBJECT_CLASS (smprof_job_page_parent_class)->dispose (object);
@@ -773,6 +1167,8 @@ smprof_job_page_finalize (GObject *object)
 
   g_clear_pointer (&self->all_node_ids, g_strfreev);
   g_clear_pointer (&self->node_ids, g_strfreev);
+  g_clear_pointer (&self->profile_description, g_free);
+  g_clear_pointer (&self->profile_slug, g_free);
 
   G_OBJECT_CLASS (smprof_job_page_parent_class)->finalize (object);
 }
@@ -828,6 +1224,7 @@ smprof_job_page_class_init (SmprofJobPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  static const char * const views[] = { "functions", "call-tree", "flame-graph" };
 
   object_class->constructed = smprof_job_page_constructed;
   object_class->dispose = smprof_job_page_dispose;
@@ -849,8 +1246,8 @@ smprof_job_page_class_init (SmprofJobPageClass *klass)
    * SmprofJobPage:profile:
    *
    * The aggregate of the current selection, or %NULL while nothing is
-   * selected. Notified on the main thread whenever a new aggregate is ready;
-   * the views bind to it.
+   * selected. Notified on the main thread whenever a new aggregate is ready,
+   * once the visible view shows it.
    */
   properties[PROP_PROFILE] =
     g_param_spec_object ("profile", NULL, NULL,
@@ -882,6 +1279,11 @@ smprof_job_page_class_init (SmprofJobPageClass *klass)
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 0);
 
+  g_type_ensure (SMPROF_TYPE_TIMELINE);
+  g_type_ensure (SMPROF_TYPE_FUNCTION_TABLE);
+  g_type_ensure (SMPROF_TYPE_CALL_TREE_VIEW);
+  g_type_ensure (SMPROF_TYPE_FLAME_GRAPH_VIEW);
+
   smprof_ui_ensure_resources ();
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/smprof/Viewer/plugins/sagemaker/smprof-job-page.ui");
@@ -891,6 +1293,11 @@ smprof_job_page_class_init (SmprofJobPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, profiler_box);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, cprofile_button);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, pyinstrument_button);
+  gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, export_button);
+  gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, error_bar);
+  gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, error_label);
+  gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, toast_revealer);
+  gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, toast_label);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, presets_list);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, whole_job_row);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, initialization_row);
@@ -902,20 +1309,47 @@ smprof_job_page_class_init (SmprofJobPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, first_step_adjustment);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, last_step_adjustment);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, timeline_slot);
+  gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, timeline);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, busy_spinner);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, status_label);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, views_stack);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, functions_slot);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, call_tree_slot);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, flame_graph_slot);
+  gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, function_table);
+  gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, call_tree_view);
+  gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, flame_graph_view);
   gtk_widget_class_bind_template_callback (widget_class, preset_row_selected_cb);
   gtk_widget_class_bind_template_callback (widget_class, step_range_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, profiler_toggled_cb);
+  gtk_widget_class_bind_template_callback (widget_class, timeline_selection_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, timeline_notify_selection_cb);
+  gtk_widget_class_bind_template_callback (widget_class, error_bar_response_cb);
 
+  /* Presets: Alt+1 … Alt+7 */
   gtk_widget_class_install_action (widget_class, "job-page.preset", "i", preset_action);
   for (int preset = SMPROF_JOB_PAGE_PRESET_WHOLE_JOB; preset <= SMPROF_JOB_PAGE_PRESET_STEPS; preset++)
     gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1 + preset - SMPROF_JOB_PAGE_PRESET_WHOLE_JOB,
                                          GDK_ALT_MASK, "job-page.preset", "i", preset);
+
+  /* Views: Ctrl+1 Functions, Ctrl+2 Call tree, Ctrl+3 Flame graph */
+  gtk_widget_class_install_action (widget_class, "job-page.show-view", "s", show_view_action);
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    {
+      gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1 + i, GDK_CONTROL_MASK,
+                                           "job-page.show-view", "s", views[i]);
+      gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_1 + i, GDK_CONTROL_MASK,
+                                           "job-page.show-view", "s", views[i]);
+    }
+
+  /* The timeline's toolbar (the timeline's own shortcuts work while it has
+   * the focus; these work from the buttons). */
+  gtk_widget_class_install_action (widget_class, "job-page.zoom-in", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "job-page.zoom-out", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "job-page.zoom-fit", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "job-page.zoom-to-selection", NULL, zoom_action);
+
+  _smprof_job_page_class_export_init (widget_class);
 }
 
 static void
@@ -930,6 +1364,12 @@ smprof_job_page_init (SmprofJobPage *self)
   gtk_drop_down_set_model (self->node_dropdown, G_LIST_MODEL (self->node_model));
   g_signal_connect_object (self->node_dropdown, "notify::selected",
                            G_CALLBACK (node_selected_cb), self, G_CONNECT_SWAPPED);
+
+  g_signal_connect_object (self->views_stack, "notify::visible-child",
+                           G_CALLBACK (visible_view_changed_cb), self, G_CONNECT_SWAPPED);
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "job-page.zoom-to-selection", FALSE);
+  _smprof_job_page_update_export_actions (self);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -976,7 +1416,8 @@ smprof_job_page_get_profiler (SmprofJobPage *self)
  * @self: a job page
  * @profiler: the profiler whose records to show
  *
- * Switches profiler; the node choice goes back to all nodes, presets keep.
+ * Switches profiler, on the page and on the timeline; the node choice goes
+ * back to all nodes, presets keep, other selections become the whole job.
  */
 void
 smprof_job_page_set_profiler (SmprofJobPage  *self,
@@ -989,9 +1430,11 @@ smprof_job_page_set_profiler (SmprofJobPage  *self,
     return;
 
   set_profiler_internal (self, profiler);
-  if (self->preset != SMPROF_JOB_PAGE_PRESET_NONE)
-    selection_for_preset (self, self->preset, &self->selection);
+  if (self->preset == SMPROF_JOB_PAGE_PRESET_NONE)
+    self->preset = SMPROF_JOB_PAGE_PRESET_WHOLE_JOB;
+  selection_for_preset (self, self->preset, &self->selection);
   sync_preset_row (self);
+  sync_timeline (self);
   queue_update (self);
 }
 
@@ -1009,10 +1452,54 @@ smprof_job_page_get_node_ids (SmprofJobPage *self)
   return current_node_ids (self);
 }
 
+/* After the node choice changed: a timeline range applies to the new nodes;
+ * chosen intervals on nodes no longer chosen drop out. */
+static void
+follow_node_choice (SmprofJobPage *self)
+{
+  if (self->preset != SMPROF_JOB_PAGE_PRESET_NONE)
+    return;
+
+  if (self->has_query)
+    {
+      g_clear_pointer (&self->query_node_ids, g_strfreev);
+      g_clear_pointer (&self->explicit_records, g_ptr_array_unref);
+      return;
+    }
+
+  if (self->explicit_records != NULL)
+    {
+      const char * const *ids = current_node_ids (self);
+      GPtrArray *kept = g_ptr_array_new ();
+
+      for (guint i = 0; i < self->explicit_records->len; i++)
+        {
+          SmprofRecord *record = g_ptr_array_index (self->explicit_records, i);
+
+          if (g_strv_contains (ids, record->node_id))
+            g_ptr_array_add (kept, record);
+        }
+      g_ptr_array_unref (self->explicit_records);
+      self->explicit_records = kept;
+
+      if (kept->len == 0)
+        {
+          clear_query (self);
+          self->preset = SMPROF_JOB_PAGE_PRESET_WHOLE_JOB;
+          selection_for_preset (self, self->preset, &self->selection);
+          sync_preset_row (self);
+        }
+    }
+}
+
 /**
  * smprof_job_page_set_node_ids:
  * @self: a job page
  * @node_ids: (nullable): the nodes to aggregate, one or several; %NULL for all
+ *
+ * The timeline shows those nodes only. A preset or a dragged range applies
+ * to the new nodes; intervals picked on the timeline keep those of the
+ * chosen nodes.
  */
 void
 smprof_job_page_set_node_ids (SmprofJobPage      *self,
@@ -1039,6 +1526,12 @@ smprof_job_page_set_node_ids (SmprofJobPage      *self,
   gtk_drop_down_set_selected (self->node_dropdown, selected);
   self->syncing = FALSE;
 
+  self->timeline_syncing = TRUE;
+  smprof_timeline_set_visible_nodes (self->timeline, node_ids);
+  self->timeline_syncing = FALSE;
+
+  follow_node_choice (self);
+  sync_timeline (self);
   queue_update (self);
 }
 
@@ -1055,7 +1548,8 @@ smprof_job_page_get_preset (SmprofJobPage *self)
  * @self: a job page
  * @preset: a preset, not %SMPROF_JOB_PAGE_PRESET_NONE
  *
- * Selects the intervals of @preset on the chosen nodes.
+ * Selects the intervals of @preset on the chosen nodes, and outlines them on
+ * the timeline (the whole job is no outline).
  */
 void
 smprof_job_page_set_preset (SmprofJobPage       *self,
@@ -1065,9 +1559,10 @@ smprof_job_page_set_preset (SmprofJobPage       *self,
   g_return_if_fail (preset > SMPROF_JOB_PAGE_PRESET_NONE && preset <= SMPROF_JOB_PAGE_PRESET_STEPS);
 
   self->preset = preset;
-  g_clear_pointer (&self->explicit_records, g_ptr_array_unref);
+  clear_query (self);
   selection_for_preset (self, preset, &self->selection);
   sync_preset_row (self);
+  sync_timeline (self);
   queue_update (self);
 }
 
@@ -1104,8 +1599,9 @@ smprof_job_page_set_step_range (SmprofJobPage *self,
  *
  * The query behind the current selection. For the Forward passes and Rest of
  * step presets it is the training loop, which the page then splits; after
- * smprof_job_page_select_records() it is meaningless. Use
- * smprof_job_page_get_selected_records() for the exact intervals.
+ * smprof_job_page_select_records() or a click on the timeline it is
+ * meaningless. Use smprof_job_page_get_selected_records() for the exact
+ * intervals.
  *
  * Returns: (transfer none): the query
  */
@@ -1120,10 +1616,10 @@ smprof_job_page_get_selection (SmprofJobPage *self)
 /**
  * smprof_job_page_set_selection:
  * @self: a job page
- * @selection: a query, such as the timeline's %SMPROF_SELECT_OVERLAP range
+ * @selection: a query, such as a %SMPROF_SELECT_OVERLAP time range
  *
- * Selects the intervals of the chosen nodes that @selection matches; the
- * presets list shows no preset.
+ * Selects the intervals of the chosen nodes that @selection matches, and
+ * outlines them on the timeline; the presets list shows no preset.
  */
 void
 smprof_job_page_set_selection (SmprofJobPage         *self,
@@ -1133,9 +1629,11 @@ smprof_job_page_set_selection (SmprofJobPage         *self,
   g_return_if_fail (selection != NULL);
 
   self->preset = SMPROF_JOB_PAGE_PRESET_NONE;
+  clear_query (self);
   self->selection = *selection;
-  g_clear_pointer (&self->explicit_records, g_ptr_array_unref);
+  self->has_query = TRUE;
   sync_preset_row (self);
+  sync_timeline (self);
   queue_update (self);
 }
 
@@ -1143,9 +1641,10 @@ smprof_job_page_set_selection (SmprofJobPage         *self,
  * smprof_job_page_select_records:
  * @self: a job page
  * @records: (element-type SmprofRecord): records of the page's job and
- *   profiler, in record order (a click on the timeline, Shift to extend)
+ *   profiler, in record order
  *
- * Aggregates exactly @records, whatever the node choice.
+ * Aggregates exactly @records, whatever the node choice, and outlines them
+ * on the timeline.
  */
 void
 smprof_job_page_select_records (SmprofJobPage *self,
@@ -1155,9 +1654,10 @@ smprof_job_page_select_records (SmprofJobPage *self,
   g_return_if_fail (records != NULL);
 
   self->preset = SMPROF_JOB_PAGE_PRESET_NONE;
-  g_clear_pointer (&self->explicit_records, g_ptr_array_unref);
+  clear_query (self);
   self->explicit_records = g_ptr_array_copy (records, NULL, NULL);
   sync_preset_row (self);
+  sync_timeline (self);
   queue_update (self);
 }
 
@@ -1191,6 +1691,26 @@ smprof_job_page_get_profile (SmprofJobPage *self)
   return self->profile;
 }
 
+/**
+ * smprof_job_page_dup_selection_description:
+ * @self: a job page
+ *
+ * What #SmprofJobPage:profile aggregates, in words: the preset, the steps,
+ * the modes and phases, or the time range ("whole job", "train steps 3
+ * (stepstart) – 5 (stepend)", "time … s – … s (1.20 s to 3.40 s after the
+ * job's start)"). The exports' subtitles name it, with the job and nodes.
+ *
+ * Returns: (transfer full) (nullable): the description, %NULL before the
+ *   first answer
+ */
+char *
+smprof_job_page_dup_selection_description (SmprofJobPage *self)
+{
+  g_return_val_if_fail (SMPROF_IS_JOB_PAGE (self), NULL);
+
+  return g_strdup (self->profile_description);
+}
+
 gboolean
 smprof_job_page_get_busy (SmprofJobPage *self)
 {
@@ -1200,12 +1720,26 @@ smprof_job_page_get_busy (SmprofJobPage *self)
 }
 
 /**
+ * smprof_job_page_get_timeline:
+ * @self: a job page
+ *
+ * Returns: (transfer none): the page's timeline
+ */
+SmprofTimeline *
+smprof_job_page_get_timeline (SmprofJobPage *self)
+{
+  g_return_val_if_fail (SMPROF_IS_JOB_PAGE (self), NULL);
+
+  return self->timeline;
+}
+
+/**
  * smprof_job_page_get_slot:
  * @self: a job page
  * @name: "timeline", "functions", "call-tree" or "flame-graph"
  *
- * The box a view goes in. It holds a placeholder label until a view is
- * appended; remove the placeholder first.
+ * The box a view is in: the timeline with its toolbar, the function table,
+ * the call tree or the flame graph view.
  *
  * Returns: (transfer none) (nullable): the slot
  */
@@ -1226,4 +1760,10 @@ smprof_job_page_get_slot (SmprofJobPage *self,
     return self->flame_graph_slot;
 
   return NULL;
+}
+
+gboolean
+_smprof_job_page_used_range_index (SmprofJobPage *self)
+{
+  return self->profile_from_index;
 }

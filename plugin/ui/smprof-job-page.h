@@ -8,9 +8,11 @@
 
 #include <gtk/gtk.h>
 
+#include "smprof-export.h"
 #include "smprof-job.h"
 #include "smprof-profile.h"
 #include "smprof-query.h"
+#include "smprof-timeline.h"
 
 G_BEGIN_DECLS
 
@@ -44,29 +46,43 @@ typedef enum
 
 G_DECLARE_FINAL_TYPE (SmprofJobPage, smprof_job_page, SMPROF, JOB_PAGE, GtkWidget)
 
-GtkWidget             *smprof_job_page_new                  (SmprofJob             *job);
-SmprofJob             *smprof_job_page_get_job              (SmprofJobPage         *self);
-SmprofProfiler         smprof_job_page_get_profiler         (SmprofJobPage         *self);
-void                   smprof_job_page_set_profiler         (SmprofJobPage         *self,
-                                                             SmprofProfiler         profiler);
-const char * const    *smprof_job_page_get_node_ids         (SmprofJobPage         *self);
-void                   smprof_job_page_set_node_ids         (SmprofJobPage         *self,
-                                                             const char * const    *node_ids);
-SmprofJobPagePreset    smprof_job_page_get_preset           (SmprofJobPage         *self);
-void                   smprof_job_page_set_preset           (SmprofJobPage         *self,
-                                                             SmprofJobPagePreset    preset);
-void                   smprof_job_page_set_step_range       (SmprofJobPage         *self,
-                                                             gint64                 first_step,
-                                                             gint64                 last_step);
-const SmprofSelection *smprof_job_page_get_selection        (SmprofJobPage         *self);
-void                   smprof_job_page_set_selection        (SmprofJobPage         *self,
-                                                             const SmprofSelection *selection);
-void                   smprof_job_page_select_records       (SmprofJobPage         *self,
-                                                             GPtrArray             *records);
-GPtrArray             *smprof_job_page_get_selected_records (SmprofJobPage         *self);
-SmprofProfile         *smprof_job_page_get_profile          (SmprofJobPage         *self);
-gboolean               smprof_job_page_get_busy             (SmprofJobPage         *self);
-GtkBox                *smprof_job_page_get_slot             (SmprofJobPage         *self,
-                                                             const char            *name);
+GtkWidget             *smprof_job_page_new                       (SmprofJob              *job);
+SmprofJob             *smprof_job_page_get_job                   (SmprofJobPage          *self);
+SmprofProfiler         smprof_job_page_get_profiler              (SmprofJobPage          *self);
+void                   smprof_job_page_set_profiler              (SmprofJobPage          *self,
+                                                                  SmprofProfiler          profiler);
+const char * const    *smprof_job_page_get_node_ids              (SmprofJobPage          *self);
+void                   smprof_job_page_set_node_ids              (SmprofJobPage          *self,
+                                                                  const char * const     *node_ids);
+SmprofJobPagePreset    smprof_job_page_get_preset                (SmprofJobPage          *self);
+void                   smprof_job_page_set_preset                (SmprofJobPage          *self,
+                                                                  SmprofJobPagePreset     preset);
+void                   smprof_job_page_set_step_range            (SmprofJobPage          *self,
+                                                                  gint64                  first_step,
+                                                                  gint64                  last_step);
+const SmprofSelection *smprof_job_page_get_selection             (SmprofJobPage          *self);
+void                   smprof_job_page_set_selection             (SmprofJobPage          *self,
+                                                                  const SmprofSelection  *selection);
+void                   smprof_job_page_select_records            (SmprofJobPage          *self,
+                                                                  GPtrArray              *records);
+GPtrArray             *smprof_job_page_get_selected_records      (SmprofJobPage          *self);
+SmprofProfile         *smprof_job_page_get_profile               (SmprofJobPage          *self);
+char                  *smprof_job_page_dup_selection_description (SmprofJobPage          *self);
+gboolean               smprof_job_page_get_busy                  (SmprofJobPage          *self);
+SmprofTimeline        *smprof_job_page_get_timeline              (SmprofJobPage          *self);
+GtkBox                *smprof_job_page_get_slot                  (SmprofJobPage          *self,
+                                                                  const char             *name);
+
+char                  *smprof_job_page_dup_export_name           (SmprofJobPage          *self,
+                                                                  SmprofExportFormat      format);
+void                   smprof_job_page_export_async              (SmprofJobPage          *self,
+                                                                  SmprofExportFormat      format,
+                                                                  GFile                  *file,
+                                                                  GCancellable           *cancellable,
+                                                                  GAsyncReadyCallback     callback,
+                                                                  gpointer                user_data);
+gboolean               smprof_job_page_export_finish             (SmprofJobPage          *self,
+                                                                  GAsyncResult           *result,
+                                                                  GError                **error);
 
 G_END_DECLS

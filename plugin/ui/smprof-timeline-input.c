@@ -19,12 +19,6 @@ typedef enum
   MOVE_FOCUS_ONLY,   /* Ctrl+arrows: only the focus moves */
 } MoveHow;
 
-static SmprofTimelineAxis
-axis_of (SmprofTimeline *self)
-{
-  return self->align_by_step ? SMPROF_TIMELINE_AXIS_STEP : SMPROF_TIMELINE_AXIS_TIME;
-}
-
 static double
 clamped_value (SmprofTimeline *self,
                double          x)
@@ -292,7 +286,7 @@ first_shown_item (SmprofTimeline *self)
 
   row = &g_array_index (self->rows, SmprofTimelineRow, r);
 
-  return smprof_timeline_layout_nearest (self->layout, row->node, axis_of (self), self->view_start);
+  return smprof_timeline_layout_nearest (self->layout, row->node, _smprof_timeline_axis (self), self->view_start);
 }
 
 /* Arguments "(iii)": items to move along the lane (±1, or ±2 for the first
@@ -303,7 +297,7 @@ move_cb (GtkWidget *widget,
          gpointer   user_data)
 {
   SmprofTimeline *self = SMPROF_TIMELINE (widget);
-  SmprofTimelineAxis axis = axis_of (self);
+  SmprofTimelineAxis axis = _smprof_timeline_axis (self);
   const SmprofTimelineItem *item = self->focus_item;
   int dx, dy, how;
 

@@ -581,7 +581,13 @@ smprof_timeline_layout_new (GPtrArray *records)
       g_autoptr(GArray) lane_end = g_array_new (FALSE, FALSE, sizeof (double));
       Node *node = &self->nodes[n];
 
-      g_ptr_array_sort (nr, compare_records_by_start);
+      /* Record order is by start time already, so this is mostly a check */
+      for (guint i = 1; i < nr->len; i++)
+        if (compare_records_by_start (&nr->pdata[i - 1], &nr->pdata[i]) > 0)
+          {
+            g_ptr_array_sort (nr, compare_records_by_start);
+            break;
+          }
       node->first_lane = lanes->len;
 
       for (guint i = 0; i < nr->len; i++)

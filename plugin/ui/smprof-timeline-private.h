@@ -18,6 +18,7 @@ G_BEGIN_DECLS
 #define SMPROF_TIMELINE_BLOCK_INSET   2   /* between a lane's edge and its blocks */
 #define SMPROF_TIMELINE_RIGHT_PAD     8
 #define SMPROF_TIMELINE_DRAG_THRESHOLD 3
+#define SMPROF_TIMELINE_BLOCK_HEIGHT (SMPROF_TIMELINE_LANE_HEIGHT - 2 * SMPROF_TIMELINE_BLOCK_INSET)
 
 typedef struct
 {
@@ -100,7 +101,30 @@ struct _SmprofTimeline
   PangoLayout              *small_text;
 };
 
+static inline SmprofTimelineAxis
+_smprof_timeline_axis (SmprofTimeline *self)
+{
+  return self->align_by_step ? SMPROF_TIMELINE_AXIS_STEP : SMPROF_TIMELINE_AXIS_TIME;
+}
+
+static inline const SmprofTimelineRow *
+_smprof_timeline_get_row (SmprofTimeline *self,
+                          guint           row)
+{
+  return &g_array_index (self->rows, SmprofTimelineRow, row);
+}
+
+/* The top of a lane's blocks, in content coordinates. */
+static inline double
+_smprof_timeline_lane_block_y (const SmprofTimelineRow *row,
+                               guint                    lane)
+{
+  return row->y + SMPROF_TIMELINE_ROW_PAD + lane * SMPROF_TIMELINE_LANE_HEIGHT + SMPROF_TIMELINE_BLOCK_INSET;
+}
+
 /* smprof-timeline.c */
+guint                     _smprof_timeline_row_lower_bound    (SmprofTimeline           *self,
+                                                               double                    y);
 void                      _smprof_timeline_set_layout         (SmprofTimeline           *self,
                                                                SmprofTimelineLayout     *layout);
 void                      _smprof_timeline_get_viewport       (SmprofTimeline           *self,
@@ -146,6 +170,16 @@ void                      _smprof_timeline_invalidate_overlay (SmprofTimeline   
 gboolean                  _smprof_timeline_selection_span     (SmprofTimeline           *self,
                                                                double                   *start,
                                                                double                   *end);
+
+/* smprof-timeline-draw.c */
+void                      _smprof_timeline_snapshot           (GtkWidget                *widget,
+                                                               GtkSnapshot              *snapshot);
+gboolean                  _smprof_timeline_query_tooltip      (GtkWidget                *widget,
+                                                               int                       x,
+                                                               int                       y,
+                                                               gboolean                  keyboard_tooltip,
+                                                               GtkTooltip               *tooltip);
+void                      _smprof_timeline_cache_clear        (SmprofTimelineCache      *cache);
 char                     *_smprof_timeline_dup_tooltip_markup (const SmprofTimelineItem *item);
 
 /* smprof-timeline-input.c */

@@ -11,8 +11,6 @@
 #include <glib/gi18n-lib.h>
 
 #include "smprof-timeline-private.h"
-#include "smprof-timeline-ruler.h"
-#include "smprof-ui-format.h"
 
 /**
  * SmprofTimeline:
@@ -59,101 +57,6 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (SmprofTimeline, smprof_timeline, GTK_TYPE_WIDGET,
 #define MIN_SPAN_TIME_US 10.0
 #define MIN_SPAN_STEP    0.01
 #define ZOOM_FACTOR      1.5
-
-/* Mode colours: GNOME palette tones, a darker one for light backgrounds and a
- * lighter one for dark backgrounds, indexed by SmprofMode - 1. */
-static const guint32 mode_colors[SMPROF_N_MODES][2] = {
-  { 0x3584e4, 0x62a0ea },   /* train: blue */
-  { 0x2ec27e, 0x33d17a },   /* eval: green */
-  { 0x9141ac, 0xc061cb },   /* predict: purple */
-  { 0xe66100, 0xffa348 },   /* global: orange */
-  { 0xe5a50a, 0xf6d32d },   /* pre-step-zero: yellow */
-  { 0x986a44, 0xb5835a },   /* post-hook-close: brown */
-};
-
-static const char * const mode_labels[SMPROF_N_MODES] = {
-  N_("Train"),
-  N_("Eval"),
-  N_("Predict"),
-  N_("Global"),
-  N_("Pre-step-zero"),
-  N_("Post-hook-close"),
-};
-
-static void
-rgba_from_hex (guint32  hex,
-               GdkRGBA *color)
-{
-  color->red = ((hex >> 16) & 0xff) / 255.0;
-  color->green = ((hex >> 8) & 0xff) / 255.0;
-  color->blue = (hex & 0xff) / 255.0;
-  color->alpha = 1;
-}
-
-/**
- * smprof_timeline_get_mode_color:
- * @mode: a mode
- * @dark: whether the background is dark
- * @color: (out): the colour the timeline gives @mode's blocks
- */
-void
-smprof_timeline_get_mode_color (SmprofMode  mode,
-                                gboolean    dark,
-                                GdkRGBA    *color)
-{
-  g_return_if_fail (color != NULL);
-
-  if (mode < SMPROF_MODE_TRAIN || mode > SMPROF_MODE_POST_HOOK_CLOSE)
-    mode = SMPROF_MODE_GLOBAL;
-
-  rgba_from_hex (mode_colors[mode - 1][dark ? 1 : 0], color);
-}
-
-/**
- * smprof_timeline_get_mode_label:
- *
- * Returns: the translated name the legend shows for @mode
- */
-const char *
-smprof_timeline_get_mode_label (SmprofMode mode)
-{
-  if (mode < SMPROF_MODE_TRAIN || mode > SMPROF_MODE_POST_HOOK_CLOSE)
-    return "";
-
-  return _(mode_labels[mode - 1]);
-}
-
-static const char *
-phase_label (SmprofPhase phase)
-{
-  switch (phase)
-    {
-    case SMPROF_PHASE_START:
-      return C_("phase", "start");
-    case SMPROF_PHASE_STEP_START:
-      return C_("phase", "step start");
-    case SMPROF_PHASE_FORWARD_PASS_END:
-      return C_("phase", "forward pass end");
-    case SMPROF_PHASE_STEP_END:
-      return C_("phase", "step end");
-    case SMPROF_PHASE_END:
-      return C_("phase", "end");
-    default:
-      return "";
-    }
-}
-
-static double
-luminance (const GdkRGBA *c)
-{
-  return 0.2126 * c->red + 0.7152 * c->green + 0.0722 * c->blue;
-}
-
-static SmprofTimelineAxis
-current_axis (SmprofTimeline *self)
-{
-  return self->align_by_step ? SMPROF_TIMELINE_AXIS_STEP : SMPROF_TIMELINE_AXIS_TIME;
-}
 
 static double
 min_span (SmprofTimeline *self)
@@ -210,16 +113,9 @@ _smprof_timeline_get_viewport (SmprofTimeline         *self,
   viewport->span = self->view_span;
 }
 
-static const SmprofTimelineRow *
-get_row (SmprofTimeline *self,
-         guint           row)
-{
-  return &g_array_index (self->rows, SmprofTimelineRow, row);
-}
-
 /* The first row whose bottom is below content y. */
-static guint
-row_lower_bound (SmprofTimeline *self,
+guint
+_smprof_timeline_row_lower_bound (SmprofTimeline *self,
                  double          y)
 {
   guint lo = 0, hi = self->rows->len;
@@ -227,7 +123,7 @@ row_lower_bound (SmprofTimeline *self,
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
-      const SmprofTimelineRow *r = get_row (self, mid);
+      const SmprofTimelineRow *r = _smprof_timeline_get_row (self, mid);
 
       if (r->y + r->height <= y)
         lo = mid + 1;
@@ -253,11 +149,11 @@ _smprof_timeline_row_at_y (SmprofTimeline *self,
     return -1;
 
   cy = y - SMPROF_TIMELINE_RULER_HEIGHT + self->vscroll;
-  row = row_lower_bound (self, cy);
+  row = _smprof_timeline_row_lower_bound (self, cy);
   if (row >= self->rows->len)
     return -1;
 
-  r = get_row (self, row);
+  r = _smprof_timeline_get_row (self, row);
   if (cy < r->y)
     return -1;
 
@@ -289,21 +185,12 @@ _smprof_timeline_get_row_rect (SmprofTimeline  *self,
   if (row >= self->rows->len)
     return FALSE;
 
-  r = get_row (self, row);
+  r = _smprof_timeline_get_row (self, row);
   graphene_rect_init (rect, 0, SMPROF_TIMELINE_RULER_HEIGHT + r->y - self->vscroll,
                       gtk_widget_get_width (GTK_WIDGET (self)), r->height);
 
   return TRUE;
 }
-
-static double
-lane_block_y (const SmprofTimelineRow *row,
-              guint                    lane)
-{
-  return row->y + SMPROF_TIMELINE_ROW_PAD + lane * SMPROF_TIMELINE_LANE_HEIGHT + SMPROF_TIMELINE_BLOCK_INSET;
-}
-
-#define BLOCK_HEIGHT (SMPROF_TIMELINE_LANE_HEIGHT - 2 * SMPROF_TIMELINE_BLOCK_INSET)
 
 /* An item's block in widget coordinates, unclipped. */
 gboolean
@@ -312,7 +199,7 @@ _smprof_timeline_get_block_rect (SmprofTimeline           *self,
                                  graphene_rect_t          *rect)
 {
   SmprofTimelineViewport vp;
-  SmprofTimelineAxis axis = current_axis (self);
+  SmprofTimelineAxis axis = _smprof_timeline_axis (self);
   int row;
   double x0, x1;
 
@@ -327,8 +214,8 @@ _smprof_timeline_get_block_rect (SmprofTimeline           *self,
   x0 = smprof_timeline_viewport_value_to_x (&vp, item->start[axis]);
   x1 = smprof_timeline_viewport_value_to_x (&vp, item->end[axis]);
   graphene_rect_init (rect, x0,
-                      SMPROF_TIMELINE_RULER_HEIGHT - self->vscroll + lane_block_y (get_row (self, row), item->lane),
-                      x1 - x0, BLOCK_HEIGHT);
+                      SMPROF_TIMELINE_RULER_HEIGHT - self->vscroll + _smprof_timeline_lane_block_y (_smprof_timeline_get_row (self, row), item->lane),
+                      x1 - x0, SMPROF_TIMELINE_BLOCK_HEIGHT);
 
   return TRUE;
 }
@@ -351,7 +238,7 @@ _smprof_timeline_item_at (SmprofTimeline *self,
 
   _smprof_timeline_get_viewport (self, &vp);
 
-  return smprof_timeline_layout_hit (self->layout, get_row (self, row)->node, lane, current_axis (self),
+  return smprof_timeline_layout_hit (self->layout, _smprof_timeline_get_row (self, row)->node, lane, _smprof_timeline_axis (self),
                                      smprof_timeline_viewport_x_to_value (&vp, x),
                                      2 * vp.span / vp.width);
 }
@@ -423,7 +310,7 @@ dup_row_nodes (SmprofTimeline *self,
   guint *nodes = g_new (guint, MAX (1, self->rows->len));
 
   for (guint i = 0; i < self->rows->len; i++)
-    nodes[i] = get_row (self, i)->node;
+    nodes[i] = _smprof_timeline_get_row (self, i)->node;
   *n_nodes = self->rows->len;
 
   return nodes;
@@ -465,7 +352,7 @@ get_fit (SmprofTimeline *self,
   if (self->layout != NULL && self->rows->len > 0)
     {
       nodes = dup_row_nodes (self, &n_nodes);
-      if (!smprof_timeline_layout_get_extent (self->layout, current_axis (self), nodes, n_nodes, &s, &e))
+      if (!smprof_timeline_layout_get_extent (self->layout, _smprof_timeline_axis (self), nodes, n_nodes, &s, &e))
         {
           s = 0;
           e = 1;
@@ -742,7 +629,7 @@ _smprof_timeline_commit_range (SmprofTimeline *self,
                                const guint    *nodes,
                                guint           n_nodes)
 {
-  commit_range_on_axis (self, current_axis (self), start, end, nodes, n_nodes);
+  commit_range_on_axis (self, _smprof_timeline_axis (self), start, end, nodes, n_nodes);
 }
 
 void
@@ -762,7 +649,7 @@ _smprof_timeline_selection_span (SmprofTimeline *self,
                                  double         *start,
                                  double         *end)
 {
-  SmprofTimelineAxis axis = current_axis (self), range_axis;
+  SmprofTimelineAxis axis = _smprof_timeline_axis (self), range_axis;
 
   if (self->selection == NULL)
     return FALSE;
@@ -785,7 +672,7 @@ void
 _smprof_timeline_extend_to_item (SmprofTimeline           *self,
                                  const SmprofTimelineItem *item)
 {
-  SmprofTimelineAxis axis = current_axis (self);
+  SmprofTimelineAxis axis = _smprof_timeline_axis (self);
   const SmprofTimelineItem *anchor = self->anchor_item;
   double start, end;
 
@@ -813,7 +700,7 @@ _smprof_timeline_extend_to_item (SmprofTimeline           *self,
 
     nodes = g_new (guint, ABS (r1 - r0) + 1);
     for (int r = MIN (r0, r1); r <= MAX (r0, r1); r++)
-      nodes[n++] = get_row (self, r)->node;
+      nodes[n++] = _smprof_timeline_get_row (self, r)->node;
 
     _smprof_timeline_commit_range (self,
                                    MIN (anchor->start[axis], item->start[axis]),
@@ -848,7 +735,7 @@ _smprof_timeline_set_focus_item (SmprofTimeline           *self,
                                  const SmprofTimelineItem *item,
                                  gboolean                  reveal)
 {
-  SmprofTimelineAxis axis = current_axis (self);
+  SmprofTimelineAxis axis = _smprof_timeline_axis (self);
 
   if (item != self->focus_item)
     {
@@ -870,7 +757,7 @@ _smprof_timeline_set_focus_item (SmprofTimeline           *self,
 
     if (row >= 0)
       {
-        const SmprofTimelineRow *r = get_row (self, row);
+        const SmprofTimelineRow *r = _smprof_timeline_get_row (self, row);
 
         if (r->y < self->vscroll)
           _smprof_timeline_set_vscroll (self, r->y);
@@ -952,869 +839,6 @@ rebuild_layout (SmprofTimeline *self)
   _smprof_timeline_set_layout (self, layout);
 }
 
-/* Drawing --------------------------------------------------------------------------- */
-
-static gboolean
-cache_valid (const SmprofTimelineCache    *cache,
-             SmprofTimelineAxis            axis,
-             const SmprofTimelineViewport *vp,
-             double                        y0,
-             double                        y1,
-             guint                         generation)
-{
-  return cache->scale == vp->width / vp->span &&
-         cache->axis == axis &&
-         cache->generation == generation &&
-         cache->start <= vp->start && vp->start + vp->span <= cache->end &&
-         cache->y0 <= y0 && y1 <= cache->y1;
-}
-
-static void
-cache_prepare (SmprofTimelineCache          *cache,
-               SmprofTimelineAxis            axis,
-               const SmprofTimelineViewport *vp,
-               double                        vscroll,
-               double                        rows_height,
-               guint                         generation)
-{
-  g_clear_pointer (&cache->node, gsk_render_node_unref);
-  cache->axis = axis;
-  cache->scale = vp->width / vp->span;
-  /* Half a screen around what is shown: a pan replays the node. */
-  cache->start = vp->start - vp->span / 2;
-  cache->end = vp->start + 1.5 * vp->span;
-  cache->y0 = MAX (0, vscroll - rows_height / 2);
-  cache->y1 = vscroll + 1.5 * rows_height;
-  cache->generation = generation;
-}
-
-static double
-cache_width (const SmprofTimelineCache *cache)
-{
-  return (cache->end - cache->start) * cache->scale;
-}
-
-static void
-cache_clear (SmprofTimelineCache *cache)
-{
-  g_clear_pointer (&cache->node, gsk_render_node_unref);
-  cache->scale = 0;
-}
-
-static void
-cache_append (SmprofTimelineCache          *cache,
-              GtkSnapshot                  *snapshot,
-              const SmprofTimelineViewport *vp,
-              double                        vscroll)
-{
-  if (cache->node == NULL)
-    return;
-
-  gtk_snapshot_save (snapshot);
-  gtk_snapshot_translate (snapshot,
-                          &GRAPHENE_POINT_INIT (vp->x + (cache->start - vp->start) * cache->scale,
-                                                SMPROF_TIMELINE_RULER_HEIGHT - vscroll));
-  gtk_snapshot_append_node (snapshot, cache->node);
-  gtk_snapshot_restore (snapshot);
-}
-
-/* The rows the cache covers: [first, last) */
-static void
-cache_rows (SmprofTimeline            *self,
-            const SmprofTimelineCache *cache,
-            guint                     *first,
-            guint                     *last)
-{
-  *first = row_lower_bound (self, cache->y0);
-  *last = *first;
-  while (*last < self->rows->len && get_row (self, *last)->y < cache->y1)
-    (*last)++;
-}
-
-/* The step an interval belongs to; initialization and finalization by name. */
-static char *
-item_label (const SmprofTimelineItem *item)
-{
-  const SmprofIntervalName *name = &item->record->name;
-
-  if (item->mode == SMPROF_MODE_PRE_STEP_ZERO || item->mode == SMPROF_MODE_POST_HOOK_CLOSE)
-    return g_strdup (smprof_timeline_get_mode_label (item->mode));
-  if (name->start_step != SMPROF_STEP_ANY_START && name->start_step != SMPROF_STEP_INFINITY)
-    return g_strdup_printf ("%" G_GINT64_FORMAT, name->start_step);
-  if (name->end_step != SMPROF_STEP_ANY_START && name->end_step != SMPROF_STEP_INFINITY)
-    return g_strdup_printf ("%" G_GINT64_FORMAT, name->end_step);
-
-  return g_strdup (smprof_timeline_get_mode_label (item->mode));
-}
-
-static void
-append_rect (GtkSnapshot   *snapshot,
-             const GdkRGBA *color,
-             double         x,
-             double         y,
-             double         w,
-             double         h)
-{
-  gtk_snapshot_append_color (snapshot, color, &GRAPHENE_RECT_INIT (x, y, w, h));
-}
-
-/* Step start: a tall tick above the block; forward pass end: a short one
- * above; step end: a tall one below. */
-static void
-draw_phase_tick (SmprofTimeline *self,
-                 GtkSnapshot    *snapshot,
-                 SmprofPhase     phase,
-                 double          x,
-                 double          block_y,
-                 double          block_height)
-{
-  GdkRGBA color = self->fg;
-
-  switch (phase)
-    {
-    case SMPROF_PHASE_STEP_START:
-      color.alpha = 0.9;
-      append_rect (snapshot, &color, x - 1, block_y - 6, 2, 6);
-      break;
-
-    case SMPROF_PHASE_FORWARD_PASS_END:
-      color.alpha = 0.6;
-      append_rect (snapshot, &color, x - 1, block_y - 3, 2, 3);
-      break;
-
-    case SMPROF_PHASE_STEP_END:
-      color.alpha = 0.9;
-      append_rect (snapshot, &color, x - 1, block_y + block_height, 2, 6);
-      break;
-
-    case SMPROF_PHASE_START:
-    case SMPROF_PHASE_END:
-    default:
-      break;
-    }
-}
-
-static void
-draw_block (SmprofTimeline           *self,
-            GtkSnapshot              *snapshot,
-            const SmprofTimelineItem *item,
-            double                    x0,
-            double                    x1,
-            double                    y,
-            double                    cache_width)
-{
-  GdkRGBA color;
-  double cx0 = MAX (x0, -2);
-  double cx1 = MIN (x1, cache_width + 2);
-
-  smprof_timeline_get_mode_color (item->mode, self->dark, &color);
-
-  /* A pixel of background after blocks wide enough, so neighbours read apart */
-  append_rect (snapshot, &color, cx0, y, cx1 - cx0 - (x1 - x0 >= 4 && x1 <= cache_width + 2 ? 1 : 0), BLOCK_HEIGHT);
-
-  /* Phase ticks where they do not crowd each other */
-  if (x1 - x0 >= 6)
-    {
-      if (x0 >= -2)
-        draw_phase_tick (self, snapshot, item->record->name.start_phase, x0, y, BLOCK_HEIGHT);
-      if (x1 <= cache_width + 2)
-        draw_phase_tick (self, snapshot, item->record->name.end_phase, x1, y, BLOCK_HEIGHT);
-    }
-
-  if (cx1 - cx0 >= 14)
-    {
-      g_autofree char *label = item_label (item);
-      GdkRGBA text_color;
-      int w, h;
-
-      pango_layout_set_text (self->small_text, label, -1);
-      pango_layout_get_pixel_size (self->small_text, &w, &h);
-      if (w + 6 <= cx1 - cx0 && h <= BLOCK_HEIGHT + 2)
-        {
-          if (luminance (&color) > 0.5)
-            text_color = (GdkRGBA) { 0, 0, 0, 0.85 };
-          else
-            text_color = (GdkRGBA) { 1, 1, 1, 1 };
-
-          gtk_snapshot_save (snapshot);
-          gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (floor ((cx0 + cx1 - w) / 2),
-                                                                  floor (y + (BLOCK_HEIGHT - h) / 2.0)));
-          gtk_snapshot_append_layout (snapshot, self->small_text, &text_color);
-          gtk_snapshot_restore (snapshot);
-        }
-    }
-}
-
-typedef struct
-{
-  gboolean active;
-  double   x0;
-  double   x1;
-  guint8   mode;
-} Run;
-
-static void
-flush_run (SmprofTimeline *self,
-           GtkSnapshot    *snapshot,
-           Run            *run,
-           double          y)
-{
-  GdkRGBA color;
-
-  if (!run->active)
-    return;
-
-  smprof_timeline_get_mode_color (run->mode, self->dark, &color);
-  append_rect (snapshot, &color, run->x0, y, run->x1 - run->x0, BLOCK_HEIGHT);
-  run->active = FALSE;
-}
-
-/* Calls @func for each item of the lane in [start, end] that is at least a
- * pixel wide, and for the first item of each pixel column where they are
- * narrower (the rest of that column is skipped by binary search). */
-typedef void (*ItemFunc) (SmprofTimeline           *self,
-                          GtkSnapshot              *snapshot,
-                          const SmprofTimelineItem *item,
-                          double                    x0,
-                          double                    x1,
-                          gboolean                  merged,
-                          gpointer                  user_data);
-
-static void
-foreach_drawn_item (SmprofTimeline            *self,
-                    const SmprofTimelineCache *cache,
-                    guint                      node,
-                    guint                      lane,
-                    double                     start,
-                    double                     end,
-                    GtkSnapshot               *snapshot,
-                    ItemFunc                   func,
-                    gpointer                   user_data)
-{
-  const SmprofTimelineItem *items;
-  SmprofTimelineAxis axis = cache->axis;
-  guint n, first, last, i;
-
-  items = smprof_timeline_layout_get_lane (self->layout, node, lane, &n);
-  smprof_timeline_layout_lane_range (self->layout, node, lane, axis, start, end, &first, &last);
-
-  i = first;
-  while (i < last)
-    {
-      const SmprofTimelineItem *item = &items[i];
-      double x0 = (item->start[axis] - cache->start) * cache->scale;
-      double x1 = (item->end[axis] - cache->start) * cache->scale;
-
-      if (x1 - x0 >= 1)
-        {
-          func (self, snapshot, item, x0, x1, FALSE, user_data);
-          i++;
-        }
-      else
-        {
-          double column = floor (x0);
-          double boundary = cache->start + (column + 1) / cache->scale;
-          guint next;
-
-          func (self, snapshot, item, column, column + 1, TRUE, user_data);
-          next = smprof_timeline_layout_lane_next_start (self->layout, node, lane, axis, i + 1, boundary);
-
-          /* Items of a lane do not overlap: of those skipped, only the last
-           * can reach past this column, and it must still be drawn. */
-          if (next > i + 1 && items[next - 1].end[axis] > boundary)
-            next--;
-          i = MAX (next, i + 1);
-        }
-    }
-}
-
-typedef struct
-{
-  Run    run;
-  double y;
-  double width;
-} BlocksData;
-
-static void
-blocks_item_cb (SmprofTimeline           *self,
-                GtkSnapshot              *snapshot,
-                const SmprofTimelineItem *item,
-                double                    x0,
-                double                    x1,
-                gboolean                  merged,
-                gpointer                  user_data)
-{
-  BlocksData *data = user_data;
-
-  if (!merged)
-    {
-      flush_run (self, snapshot, &data->run, data->y);
-      draw_block (self, snapshot, item, x0, x1, data->y, data->width);
-      return;
-    }
-
-  if (data->run.active && data->run.mode == item->mode && x0 <= data->run.x1)
-    data->run.x1 = MAX (data->run.x1, x1);
-  else
-    {
-      flush_run (self, snapshot, &data->run, data->y);
-      data->run = (Run) { TRUE, x0, x1, item->mode };
-    }
-}
-
-static void
-ensure_blocks (SmprofTimeline               *self,
-               const SmprofTimelineViewport *vp,
-               double                        rows_height)
-{
-  SmprofTimelineCache *cache = &self->blocks;
-  GtkSnapshot *snapshot;
-  guint first, last;
-
-  if (cache_valid (cache, current_axis (self), vp, self->vscroll, self->vscroll + rows_height, self->blocks_generation))
-    return;
-
-  cache_prepare (cache, current_axis (self), vp, self->vscroll, rows_height, self->blocks_generation);
-  snapshot = gtk_snapshot_new ();
-  cache_rows (self, cache, &first, &last);
-
-  for (guint r = first; r < last; r++)
-    {
-      const SmprofTimelineRow *row = get_row (self, r);
-      guint n_lanes = smprof_timeline_layout_get_n_lanes (self->layout, row->node);
-
-      for (guint lane = 0; lane < n_lanes; lane++)
-        {
-          BlocksData data = { .y = lane_block_y (row, lane), .width = cache_width (cache) };
-
-          foreach_drawn_item (self, cache, row->node, lane, cache->start, cache->end,
-                              snapshot, blocks_item_cb, &data);
-          flush_run (self, snapshot, &data.run, data.y);
-        }
-    }
-
-  cache->node = gtk_snapshot_free_to_node (snapshot);
-}
-
-typedef struct
-{
-  gboolean all;      /* every item passed is selected (a live drag range) */
-  gboolean active;
-  double   x0;
-  double   x1;
-  double   y;
-} OutlineData;
-
-static void
-append_outline (SmprofTimeline *self,
-                GtkSnapshot    *snapshot,
-                double          x0,
-                double          x1,
-                double          y,
-                double          cache_width)
-{
-  GskRoundedRect outline;
-  GdkRGBA colors[4];
-  const float widths[4] = { 2, 2, 2, 2 };
-
-  x0 = MAX (x0, -4);
-  x1 = MIN (x1, cache_width + 4);
-  for (guint i = 0; i < 4; i++)
-    colors[i] = self->fg;
-
-  gsk_rounded_rect_init_from_rect (&outline, &GRAPHENE_RECT_INIT (x0 - 2, y - 2, x1 - x0 + 4, BLOCK_HEIGHT + 4), 0);
-  gtk_snapshot_append_border (snapshot, &outline, widths, colors);
-}
-
-static void
-flush_outline (SmprofTimeline *self,
-               GtkSnapshot    *snapshot,
-               OutlineData    *data,
-               double          cache_width)
-{
-  if (data->active)
-    append_outline (self, snapshot, data->x0, data->x1, data->y, cache_width);
-  data->active = FALSE;
-}
-
-typedef struct
-{
-  OutlineData outline;
-  double      width;
-} OverlayData;
-
-static void
-outline_item_cb (SmprofTimeline           *self,
-                 GtkSnapshot              *snapshot,
-                 const SmprofTimelineItem *item,
-                 double                    x0,
-                 double                    x1,
-                 gboolean                  merged,
-                 gpointer                  user_data)
-{
-  OverlayData *data = user_data;
-  const SmprofTimelineItem *items = smprof_timeline_layout_get_items (self->layout);
-  gboolean selected = data->outline.all || (self->selected != NULL && self->selected[item - items]);
-
-  if (!selected)
-    {
-      flush_outline (self, snapshot, &data->outline, data->width);
-      return;
-    }
-
-  /* Neighbours closer than the outline share one. */
-  if (data->outline.active && x0 <= data->outline.x1 + 1)
-    data->outline.x1 = MAX (data->outline.x1, x1);
-  else
-    {
-      flush_outline (self, snapshot, &data->outline, data->width);
-      data->outline.active = TRUE;
-      data->outline.x0 = x0;
-      data->outline.x1 = x1;
-    }
-}
-
-static GdkRGBA
-accent_color (SmprofTimeline *self,
-              double          alpha)
-{
-  GdkRGBA accent;
-
-  rgba_from_hex (self->dark ? 0x78aeed : 0x1c71d8, &accent);
-  accent.alpha = alpha;
-
-  return accent;
-}
-
-/* The range being dragged, or the selection's range when it is on this axis. */
-static gboolean
-shaded_range (SmprofTimeline *self,
-              double         *start,
-              double         *end)
-{
-  SmprofTimelineAxis axis;
-
-  if (self->dragging)
-    {
-      *start = MIN (self->drag_anchor, self->drag_value);
-      *end = MAX (self->drag_anchor, self->drag_value);
-      return TRUE;
-    }
-
-  return self->selection != NULL &&
-         smprof_timeline_selection_get_range (self->selection, &axis, start, end) &&
-         axis == current_axis (self);
-}
-
-static void
-ensure_overlay (SmprofTimeline               *self,
-                const SmprofTimelineViewport *vp,
-                double                        rows_height)
-{
-  SmprofTimelineCache *cache = &self->overlay;
-  GtkSnapshot *snapshot;
-  double start, end;
-  guint first, last;
-
-  if (cache_valid (cache, current_axis (self), vp, self->vscroll, self->vscroll + rows_height, self->overlay_generation))
-    return;
-
-  cache_prepare (cache, current_axis (self), vp, self->vscroll, rows_height, self->overlay_generation);
-
-  if (!self->dragging && self->selection == NULL)
-    return;
-
-  snapshot = gtk_snapshot_new ();
-
-  if (shaded_range (self, &start, &end))
-    {
-      double x0 = MAX ((start - cache->start) * cache->scale, -2);
-      double x1 = MIN ((end - cache->start) * cache->scale, cache_width (cache) + 2);
-      double y1 = MAX (cache->y1, self->content_height);
-      GdkRGBA shade = accent_color (self, 0.18);
-      GdkRGBA edge = accent_color (self, 0.9);
-
-      if (x1 - x0 < 1)
-        x1 = x0 + 1;
-      append_rect (snapshot, &shade, x0, cache->y0, x1 - x0, y1 - cache->y0);
-      append_rect (snapshot, &edge, x0, cache->y0, 1, y1 - cache->y0);
-      append_rect (snapshot, &edge, x1 - 1, cache->y0, 1, y1 - cache->y0);
-    }
-
-  cache_rows (self, cache, &first, &last);
-  for (guint r = first; r < last; r++)
-    {
-      const SmprofTimelineRow *row = get_row (self, r);
-      guint n_lanes = smprof_timeline_layout_get_n_lanes (self->layout, row->node);
-
-      for (guint lane = 0; lane < n_lanes; lane++)
-        {
-          OverlayData data = { .outline.y = lane_block_y (row, lane), .width = cache_width (cache) };
-          double s = cache->start, e = cache->end;
-
-          if (self->dragging)
-            {
-              data.outline.all = TRUE;
-              s = MAX (s, start);
-              e = MIN (e, end);
-              if (s > e)
-                continue;
-            }
-
-          foreach_drawn_item (self, cache, row->node, lane, s, e, snapshot, outline_item_cb, &data);
-          flush_outline (self, snapshot, &data.outline, data.width);
-        }
-    }
-
-  cache->node = gtk_snapshot_free_to_node (snapshot);
-}
-
-static void
-append_text (SmprofTimeline *self,
-             GtkSnapshot    *snapshot,
-             PangoLayout    *layout,
-             const char     *text,
-             double          x,
-             double          y,
-             const GdkRGBA  *color)
-{
-  pango_layout_set_text (layout, text, -1);
-  gtk_snapshot_save (snapshot);
-  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (x, y));
-  gtk_snapshot_append_layout (snapshot, layout, color);
-  gtk_snapshot_restore (snapshot);
-}
-
-static void
-draw_ruler (SmprofTimeline               *self,
-            GtkSnapshot                  *snapshot,
-            const SmprofTimelineViewport *vp,
-            double                        rows_height)
-{
-  double width = gtk_widget_get_width (GTK_WIDGET (self));
-  double end = vp->start + vp->span;
-  GdkRGBA line = self->fg, grid = self->fg, text = self->fg;
-  double step, start, range_start, range_end;
-  guint n_minor;
-  int h;
-
-  line.alpha = 0.3;
-  grid.alpha = 0.07;
-  text.alpha = 0.8;
-
-  append_rect (snapshot, &line, 0, SMPROF_TIMELINE_RULER_HEIGHT - 1, width, 1);
-  append_text (self, snapshot, self->small_text,
-               self->align_by_step ? C_("axis", "Step") : C_("axis", "Time"), 8, 6, &text);
-
-  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (vp->x - 1, 0, width - vp->x + 1,
-                                                         SMPROF_TIMELINE_RULER_HEIGHT + rows_height));
-
-  if (shaded_range (self, &range_start, &range_end))
-    {
-      GdkRGBA band = accent_color (self, 0.5);
-      double x0 = MAX (smprof_timeline_viewport_value_to_x (vp, range_start), vp->x - 2);
-      double x1 = MIN (smprof_timeline_viewport_value_to_x (vp, range_end), width + 2);
-
-      if (x1 > x0)
-        append_rect (snapshot, &band, x0, SMPROF_TIMELINE_RULER_HEIGHT - 5, MAX (1, x1 - x0), 4);
-    }
-
-  pango_layout_set_text (self->small_text, "0", -1);
-  pango_layout_get_pixel_size (self->small_text, NULL, &h);
-
-  if (!self->align_by_step)
-    {
-      step = smprof_timeline_ruler_nice_step (vp->span, vp->width, 90, 0, &n_minor);
-      start = ceil (vp->start / step);
-
-      for (double k = start; k * step <= end; k++)
-        {
-          double t = k * step;
-          double x = smprof_timeline_viewport_value_to_x (vp, t);
-          g_autofree char *label = smprof_timeline_ruler_format_time (t, step);
-
-          append_rect (snapshot, &line, x, SMPROF_TIMELINE_RULER_HEIGHT - 9, 1, 8);
-          append_rect (snapshot, &grid, x, SMPROF_TIMELINE_RULER_HEIGHT, 1, rows_height);
-          append_text (self, snapshot, self->small_text, label, x + 3,
-                       SMPROF_TIMELINE_RULER_HEIGHT - 9 - h + 4, &text);
-        }
-
-      for (double k = floor (vp->start / (step / n_minor)); k * step / n_minor <= end; k++)
-        {
-          double x = smprof_timeline_viewport_value_to_x (vp, k * step / n_minor);
-
-          append_rect (snapshot, &line, x, SMPROF_TIMELINE_RULER_HEIGHT - 4, 1, 3);
-        }
-    }
-  else if (self->layout != NULL)
-    {
-      guint n_steps = smprof_timeline_layout_get_n_steps (self->layout);
-
-      step = smprof_timeline_ruler_nice_step (vp->span, vp->width, 48, 1, &n_minor);
-      start = MAX (0, ceil (vp->start / step));
-
-      for (double k = start; k * step <= end && k * step < n_steps; k++)
-        {
-          double x = smprof_timeline_viewport_value_to_x (vp, k * step);
-          g_autofree char *label = smprof_timeline_layout_dup_step_label (self->layout, (guint) (k * step));
-
-          append_rect (snapshot, &line, x, SMPROF_TIMELINE_RULER_HEIGHT - 9, 1, 8);
-          append_rect (snapshot, &grid, x, SMPROF_TIMELINE_RULER_HEIGHT, 1, rows_height);
-          append_text (self, snapshot, self->small_text, label, x + 3,
-                       SMPROF_TIMELINE_RULER_HEIGHT - 9 - h + 4, &text);
-        }
-    }
-
-  gtk_snapshot_pop (snapshot);
-}
-
-static void
-draw_row_labels (SmprofTimeline *self,
-                 GtkSnapshot    *snapshot,
-                 double          rows_height)
-{
-  double width = gtk_widget_get_width (GTK_WIDGET (self));
-  GdkRGBA line = self->fg, stripe = self->fg;
-  guint first = row_lower_bound (self, self->vscroll);
-
-  line.alpha = 0.12;
-  stripe.alpha = 0.03;
-
-  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, SMPROF_TIMELINE_RULER_HEIGHT, width, rows_height));
-
-  pango_layout_set_width (self->text, (int) (self->label_width - 14) * PANGO_SCALE);
-  for (guint r = first; r < self->rows->len; r++)
-    {
-      const SmprofTimelineRow *row = get_row (self, r);
-      double y = SMPROF_TIMELINE_RULER_HEIGHT + row->y - self->vscroll;
-      const char *id = smprof_timeline_layout_get_node_id (self->layout, row->node);
-      int h;
-
-      if (y >= SMPROF_TIMELINE_RULER_HEIGHT + rows_height)
-        break;
-
-      if (r % 2 == 1)
-        append_rect (snapshot, &stripe, 0, y, width, row->height);
-      append_rect (snapshot, &line, 0, y + row->height - 1, width, 1);
-
-      pango_layout_set_text (self->text, id, -1);
-      pango_layout_get_pixel_size (self->text, NULL, &h);
-      append_text (self, snapshot, self->text, id, 8,
-                   floor (y + SMPROF_TIMELINE_ROW_PAD + (SMPROF_TIMELINE_LANE_HEIGHT - h) / 2.0), &self->fg);
-    }
-  pango_layout_set_width (self->text, -1);
-
-  append_rect (snapshot, &line, self->label_width - 1, SMPROF_TIMELINE_RULER_HEIGHT, 1, rows_height);
-
-  gtk_snapshot_pop (snapshot);
-}
-
-static void
-draw_legend (SmprofTimeline *self,
-             GtkSnapshot    *snapshot)
-{
-  static const SmprofPhase phases[] = {
-    SMPROF_PHASE_STEP_START, SMPROF_PHASE_FORWARD_PASS_END, SMPROF_PHASE_STEP_END,
-  };
-  double width = gtk_widget_get_width (GTK_WIDGET (self));
-  double y = gtk_widget_get_height (GTK_WIDGET (self)) - SMPROF_TIMELINE_LEGEND_HEIGHT;
-  GdkRGBA line = self->fg;
-  double x = 8;
-  int w, h;
-
-  line.alpha = 0.15;
-  append_rect (snapshot, &line, 0, y, width, 1);
-
-  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, y, width, SMPROF_TIMELINE_LEGEND_HEIGHT));
-
-  for (SmprofMode mode = SMPROF_MODE_TRAIN; mode <= SMPROF_MODE_POST_HOOK_CLOSE; mode++)
-    {
-      const char *label = smprof_timeline_get_mode_label (mode);
-      GdkRGBA color;
-
-      smprof_timeline_get_mode_color (mode, self->dark, &color);
-      append_rect (snapshot, &color, x, y + 7, 12, 12);
-      pango_layout_set_text (self->small_text, label, -1);
-      pango_layout_get_pixel_size (self->small_text, &w, &h);
-      append_text (self, snapshot, self->small_text, label, x + 16, y + (SMPROF_TIMELINE_LEGEND_HEIGHT - h) / 2.0, &self->fg);
-      x += 16 + w + 14;
-    }
-
-  x += 6;
-  for (guint i = 0; i < G_N_ELEMENTS (phases); i++)
-    {
-      const char *label = phase_label (phases[i]);
-      GdkRGBA block = self->fg;
-
-      block.alpha = 0.25;
-      append_rect (snapshot, &block, x, y + 9, 12, 8);
-      draw_phase_tick (self, snapshot, phases[i], phases[i] == SMPROF_PHASE_STEP_END ? x + 11 : x + 1, y + 9, 8);
-      pango_layout_set_text (self->small_text, label, -1);
-      pango_layout_get_pixel_size (self->small_text, &w, &h);
-      append_text (self, snapshot, self->small_text, label, x + 16, y + (SMPROF_TIMELINE_LEGEND_HEIGHT - h) / 2.0, &self->fg);
-      x += 16 + w + 14;
-    }
-
-  gtk_snapshot_pop (snapshot);
-}
-
-static void
-update_style (SmprofTimeline *self)
-{
-  GtkStyleContext *context = gtk_widget_get_style_context (GTK_WIDGET (self));
-  GdkRGBA fg;
-  gboolean dark;
-
-  gtk_style_context_get_color (context, &fg);
-  dark = luminance (&fg) > 0.5;
-
-  if (!gdk_rgba_equal (&fg, &self->fg) || dark != self->dark)
-    {
-      self->fg = fg;
-      self->dark = dark;
-      self->blocks_generation++;
-      self->overlay_generation++;
-    }
-}
-
-static void
-smprof_timeline_snapshot (GtkWidget   *widget,
-                          GtkSnapshot *snapshot)
-{
-  SmprofTimeline *self = SMPROF_TIMELINE (widget);
-  double width = gtk_widget_get_width (widget);
-  double rows_height = _smprof_timeline_rows_height (self);
-  SmprofTimelineViewport vp;
-  graphene_rect_t rect;
-
-  update_style (self);
-  _smprof_timeline_get_viewport (self, &vp);
-
-  if (self->layout == NULL || self->rows->len == 0)
-    {
-      GdkRGBA dim = self->fg;
-      int w, h;
-
-      dim.alpha = 0.55;
-      pango_layout_set_text (self->text, _("No intervals to show"), -1);
-      pango_layout_get_pixel_size (self->text, &w, &h);
-      append_text (self, snapshot, self->text, _("No intervals to show"),
-                   floor ((width - w) / 2), floor (SMPROF_TIMELINE_RULER_HEIGHT + (rows_height - h) / 2), &dim);
-      draw_legend (self, snapshot);
-      return;
-    }
-
-  draw_row_labels (self, snapshot, rows_height);
-
-  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (vp.x, SMPROF_TIMELINE_RULER_HEIGHT,
-                                                         width - vp.x, rows_height));
-
-  ensure_blocks (self, &vp, rows_height);
-  cache_append (&self->blocks, snapshot, &vp, self->vscroll);
-  ensure_overlay (self, &vp, rows_height);
-  cache_append (&self->overlay, snapshot, &vp, self->vscroll);
-
-  if (self->hover_item != NULL && _smprof_timeline_get_block_rect (self, self->hover_item, &rect))
-    {
-      GdkRGBA light = { 1, 1, 1, self->dark ? 0.18 : 0.3 };
-      GdkRGBA colors[4];
-      const float widths[4] = { 1, 1, 1, 1 };
-      GskRoundedRect outline;
-
-      for (guint i = 0; i < 4; i++)
-        colors[i] = self->fg;
-      rect.size.width = MAX (rect.size.width, 1);
-      gtk_snapshot_append_color (snapshot, &light, &rect);
-      gsk_rounded_rect_init_from_rect (&outline, &rect, 0);
-      gtk_snapshot_append_border (snapshot, &outline, widths, colors);
-    }
-
-  if (self->focus_item != NULL && gtk_widget_has_focus (widget) &&
-      _smprof_timeline_get_block_rect (self, self->focus_item, &rect))
-    {
-      GdkRGBA colors[4];
-      const float widths[4] = { 1, 1, 1, 1 };
-      GskRoundedRect outline;
-
-      for (guint i = 0; i < 4; i++)
-        colors[i] = accent_color (self, 1);
-      graphene_rect_inset (&rect, -4, -4);
-      gsk_rounded_rect_init_from_rect (&outline, &rect, 3);
-      gtk_snapshot_append_border (snapshot, &outline, widths, colors);
-    }
-
-  gtk_snapshot_pop (snapshot);
-
-  draw_ruler (self, snapshot, &vp, rows_height);
-  draw_legend (self, snapshot);
-}
-
-static char *
-describe_boundary (SmprofMode  mode,
-                   gint64      step,
-                   SmprofPhase phase)
-{
-  if (step == SMPROF_STEP_ANY_START || step == SMPROF_STEP_INFINITY)
-    /* Translators: an interval's end, as in "pre-step-zero, start" */
-    return g_strdup_printf (_("%s, %s"), smprof_timeline_get_mode_label (mode), phase_label (phase));
-
-  /* Translators: an interval's end, as in "Train step 3, forward pass end" */
-  return g_strdup_printf (_("%s step %" G_GINT64_FORMAT ", %s"),
-                          smprof_timeline_get_mode_label (mode), step, phase_label (phase));
-}
-
-/* The hover tooltip: node, both ends as mode-step-phase, duration and start,
- * the interval folder name. */
-char *
-_smprof_timeline_dup_tooltip_markup (const SmprofTimelineItem *item)
-{
-  const SmprofIntervalName *name = &item->record->name;
-  g_autofree char *from = NULL;
-  g_autofree char *to = NULL;
-  g_autofree char *duration = NULL;
-  g_autofree char *when = NULL;
-
-  from = describe_boundary (name->start_mode, name->start_step, name->start_phase);
-  to = describe_boundary (name->end_mode, name->end_step, name->end_phase);
-  duration = smprof_ui_format_duration ((name->end_time_us - name->start_time_us) / 1e6);
-
-  /* Translators: an interval's duration and start, as in "12.3 ms, from 1.234567 s"
-   * (seconds since the job started) */
-  when = g_strdup_printf (_("%s, from %.6f s"), duration, item->start[SMPROF_TIMELINE_AXIS_TIME] / 1e6);
-  return g_markup_printf_escaped ("<b>%s</b>\n%s → %s\n%s\n<small>%s</small>",
-                                  item->record->node_id, from, to, when, item->record->interval);
-}
-
-static gboolean
-smprof_timeline_query_tooltip (GtkWidget  *widget,
-                               int         x,
-                               int         y,
-                               gboolean    keyboard_tooltip,
-                               GtkTooltip *tooltip)
-{
-  SmprofTimeline *self = SMPROF_TIMELINE (widget);
-  const SmprofTimelineItem *item;
-  g_autofree char *markup = NULL;
-  graphene_rect_t rect;
-
-  if (keyboard_tooltip)
-    item = self->focus_item;
-  else
-    item = _smprof_timeline_item_at (self, x, y);
-
-  if (item == NULL)
-    return FALSE;
-
-  markup = _smprof_timeline_dup_tooltip_markup (item);
-  gtk_tooltip_set_markup (tooltip, markup);
-
-  if (_smprof_timeline_get_block_rect (self, item, &rect))
-    gtk_tooltip_set_tip_area (tooltip, &(GdkRectangle) { floor (rect.origin.x), floor (rect.origin.y),
-                                                         MAX (1, ceil (rect.size.width)), ceil (rect.size.height) });
-
-  return TRUE;
-}
-
 static void
 smprof_timeline_measure (GtkWidget      *widget,
                          GtkOrientation  orientation,
@@ -1859,8 +883,8 @@ smprof_timeline_dispose (GObject *object)
 {
   SmprofTimeline *self = (SmprofTimeline *) object;
 
-  cache_clear (&self->blocks);
-  cache_clear (&self->overlay);
+  _smprof_timeline_cache_clear (&self->blocks);
+  _smprof_timeline_cache_clear (&self->overlay);
   g_clear_object (&self->text);
   g_clear_object (&self->small_text);
   if (self->hadjustment != NULL)
@@ -2011,10 +1035,10 @@ smprof_timeline_class_init (SmprofTimelineClass *klass)
   object_class->get_property = smprof_timeline_get_property;
   object_class->set_property = smprof_timeline_set_property;
 
-  widget_class->snapshot = smprof_timeline_snapshot;
+  widget_class->snapshot = _smprof_timeline_snapshot;
   widget_class->measure = smprof_timeline_measure;
   widget_class->size_allocate = smprof_timeline_size_allocate;
-  widget_class->query_tooltip = smprof_timeline_query_tooltip;
+  widget_class->query_tooltip = _smprof_timeline_query_tooltip;
 
   /**
    * SmprofTimeline:job: (nullable)
@@ -2429,7 +1453,7 @@ smprof_timeline_clear_selection (SmprofTimeline *self)
 static double
 zoom_center (SmprofTimeline *self)
 {
-  SmprofTimelineAxis axis = current_axis (self);
+  SmprofTimelineAxis axis = _smprof_timeline_axis (self);
   const SmprofTimelineItem *focus = self->focus_item;
 
   if (focus != NULL && focus->end[axis] >= self->view_start && focus->start[axis] <= self->view_start + self->view_span)

@@ -233,6 +233,8 @@ run_interactive (const Options *options)
   g_autoptr(GError) error = NULL;
   g_autoptr(GArray) latencies = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) cpu_times = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) rows_latencies = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) rows_cpu_times = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GRand) rand = g_rand_new_with_seed (options->seed);
   double start_us, end_us, t0, t1;
   double worst_error = 0;
@@ -252,6 +254,7 @@ run_interactive (const Options *options)
     {
       double a, b, q0, q1, c0, c1, milliseconds;
       g_autoptr(SmprofProfile) profile = NULL;
+      g_autoptr(SmprofCprofileProfile) rows = NULL;
 
       /* Half the ranges have uniform ends (a third of the job on average),
        * half a log-uniform length from 1 ms to the whole job: short drags
@@ -276,6 +279,18 @@ run_interactive (const Options *options)
           b = t;
         }
 
+      /* The merged stats alone (the function table's rows and callers)... */
+      c0 = thread_cpu_now ();
+      q0 = now ();
+      rows = smprof_range_index_aggregate_cprofile (index, NULL, a, b, NULL);
+      q1 = now ();
+      c1 = thread_cpu_now ();
+      milliseconds = (q1 - q0) * 1e3;
+      g_array_append_val (rows_latencies, milliseconds);
+      milliseconds = (c1 - c0) * 1e3;
+      g_array_append_val (rows_cpu_times, milliseconds);
+
+      /* ... and the whole SmprofProfile, with its estimated call tree. */
       c0 = thread_cpu_now ();
       q0 = now ();
       profile = smprof_range_index_aggregate (index, NULL, a, b);
@@ -299,10 +314,14 @@ run_interactive (const Options *options)
 
   g_array_sort (latencies, compare_doubles);
   g_array_sort (cpu_times, compare_doubles);
+  g_array_sort (rows_latencies, compare_doubles);
+  g_array_sort (rows_cpu_times, compare_doubles);
 
   g_print ("{\"mode\": \"interactive\", \"nodes\": %u, \"build_s\": %.4f, \"index_bytes\": %" G_GSIZE_FORMAT ", "
            "\"rss_bytes\": %" G_GUINT64_FORMAT ", \"ranges\": %d, \"median_ms\": %.4f, \"p99_ms\": %.4f, "
            "\"worst_ms\": %.4f, \"median_cpu_ms\": %.4f, \"worst_cpu_ms\": %.4f, "
+           "\"rows_median_ms\": %.4f, \"rows_worst_ms\": %.4f, "
+           "\"rows_median_cpu_ms\": %.4f, \"rows_worst_cpu_ms\": %.4f, "
            "\"verified\": %d, \"mismatches\": %d, \"max_relative_error\": %.3g}\n",
            g_strv_length (nodes), t1 - t0, smprof_range_index_get_memory_size (index), rss, options->ranges,
            latencies->len ? g_array_index (latencies, double, latencies->len / 2) : 0,
@@ -310,6 +329,10 @@ run_interactive (const Options *options)
            latencies->len ? g_array_index (latencies, double, latencies->len - 1) : 0,
            cpu_times->len ? g_array_index (cpu_times, double, cpu_times->len / 2) : 0,
            cpu_times->len ? g_array_index (cpu_times, double, cpu_times->len - 1) : 0,
+           rows_latencies->len ? g_array_index (rows_latencies, double, rows_latencies->len / 2) : 0,
+           rows_latencies->len ? g_array_index (rows_latencies, double, rows_latencies->len - 1) : 0,
+           rows_cpu_times->len ? g_array_index (rows_cpu_times, double, rows_cpu_times->len / 2) : 0,
+           rows_cpu_times->len ? g_array_index (rows_cpu_times, double, rows_cpu_times->len - 1) : 0,
            MIN (options->verify, options->ranges), mismatches, worst_error);
 
   return mismatches == 0 ? 0 : 1;

@@ -28,6 +28,8 @@ import argparse
 import json
 import os
 import random
+import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -63,11 +65,21 @@ def wait_until_quiet(limit, timeout):
         time.sleep(15)
 
 
-def timed(argv, stdout=subprocess.DEVNULL, ok=(0,)):
-    """Runs argv; returns (wall seconds, stdout text or None)."""
+def children_cpu():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def timed(argv, stdout=subprocess.DEVNULL, ok=(0,), cpu=None):
+    """Runs argv; returns (wall seconds, stdout text or None). Appends its CPU
+    seconds (user + system, every thread) to the list @cpu if given: unlike the
+    wall time, that hardly moves when other work shares the machine."""
     start = time.perf_counter()
+    cpu_start = children_cpu()
     result = subprocess.run(argv, stdout=stdout, stderr=subprocess.PIPE, text=True)
     seconds = time.perf_counter() - start
+    if cpu is not None:
+        cpu.append(children_cpu() - cpu_start)
     if result.returncode not in ok:
         raise RuntimeError(f"{' '.join(argv)} exited with {result.returncode}: {result.stderr.strip()}")
     return seconds, result.stdout if stdout == subprocess.PIPE else None
@@ -116,15 +128,15 @@ class Bench:
         self.rows.append((figure, smprof, reference, ratio, note))
         log(f"  {figure}: {smprof} | {reference} | {ratio}")
 
-    def ref(self, corpus, *selection, node="any", json_out=False):
+    def ref(self, corpus, *selection, node="any", json_out=False, cpu=None):
         argv = [sys.executable, self.reference, os.path.join(corpus, "framework", "pytorch", "cprofile"),
                 "--node", node] + list(selection) + (["--json"] if json_out else ["--quiet"])
-        return timed(argv, stdout=subprocess.PIPE if json_out else subprocess.DEVNULL)
+        return timed(argv, stdout=subprocess.PIPE if json_out else subprocess.DEVNULL, cpu=cpu)
 
-    def cli(self, corpus, *selection, node="any", capture=False):
+    def cli(self, corpus, *selection, node="any", capture=False, cpu=None):
         # Exit status 1 is an answer too: nothing selected.
         argv = [self.smprof, "stats", corpus, "--node", node] + list(selection) + ["--json"]
-        return timed(argv, stdout=subprocess.PIPE if capture else subprocess.DEVNULL, ok=(0, 1))
+        return timed(argv, stdout=subprocess.PIPE if capture else subprocess.DEVNULL, ok=(0, 1), cpu=cpu)
 
     def node_span(self, corpus, node):
         """The first start and last end of a node's intervals, in seconds."""
@@ -140,14 +152,18 @@ class Bench:
     # 1. cold index + full aggregation
     def cold(self, size, corpus):
         for node in ("any", "all"):
-            times = [self.cli(corpus, "--all", node=node)[0] for _ in range(self.args.repeat)]
+            our_cpu, their_cpu = [], []
+            times = [self.cli(corpus, "--all", node=node, cpu=our_cpu)[0] for _ in range(self.args.repeat)]
             ours = statistics.median(times)
-            theirs, _ = self.ref(corpus, "--all", node=node)
+            theirs, _ = self.ref(corpus, "--all", node=node, cpu=their_cpu)
             breakdown = self.driver_json("cold", corpus, "--node", node)
-            self.raw[f"{size}/cold/{node}"] = {"smprof_s": times, "reference_s": theirs, "in_process": breakdown}
+            self.raw[f"{size}/cold/{node}"] = {"smprof_s": times, "reference_s": theirs, "in_process": breakdown,
+                                               "smprof_cpu_s": our_cpu, "reference_cpu_s": their_cpu}
             label = "one node" if node == "any" else "all nodes"
             self.add(f"{size}: (1) cold index + aggregate all, {label} ({breakdown['intervals']:,} intervals)",
-                     f"{ours:.3f} s", f"{theirs:.2f} s", f"{theirs / ours:.0f}x faster")
+                     f"{ours:.3f} s", f"{theirs:.2f} s", f"{theirs / ours:.0f}x faster",
+                     f"CPU time {statistics.median(our_cpu):.2f} s vs {their_cpu[0]:.2f} s "
+                     f"({their_cpu[0] / statistics.median(our_cpu):.0f}x less)")
 
     # 2. random step and time ranges on one node, one process per query
     def queries(self, size, corpus, manifest):
@@ -210,13 +226,20 @@ class Bench:
             theirs = statistics.median(samples)
             self.raw[f"{size}/interactive/{node}"] = {"smprof": result, "reference_s": samples}
             label = "one node" if node == "any" else "all nodes"
-            self.add(f"{size}: (3) re-aggregate a range, {label}: median / worst of {result['ranges']:,}",
-                     f"{result['median_ms']:.2f} / {result['worst_ms']:.2f} ms",
+            self.add(f"{size}: (3) re-aggregate a range, {label}, function rows + callers: "
+                     f"median / worst of {result['ranges']:,}",
+                     f"{result['rows_median_ms']:.2f} / {result['rows_worst_ms']:.2f} ms",
                      f"{theirs:.2f} s (median of {len(samples)})",
-                     f"{theirs * 1e3 / result['median_ms']:.0f}x / {theirs * 1e3 / result['worst_ms']:.0f}x faster",
+                     f"{theirs * 1e3 / result['rows_median_ms']:.0f}x / "
+                     f"{theirs * 1e3 / result['rows_worst_ms']:.0f}x faster",
+                     f"CPU time {result['rows_median_cpu_ms']:.2f} / {result['rows_worst_cpu_ms']:.2f} ms; "
                      f"index built in {result['build_s']:.2f} s, {result['index_bytes'] / 1e6:.1f} MB; "
                      f"{result['verified']} ranges checked against the record-order merge: "
                      f"{result['mismatches']} mismatches, max error {result['max_relative_error']:.1g} of the total")
+            self.add(f"{size}: (3) the same as a SmprofProfile, with its estimated call tree",
+                     f"{result['median_ms']:.2f} / {result['worst_ms']:.2f} ms", "",
+                     f"{theirs * 1e3 / result['median_ms']:.0f}x / {theirs * 1e3 / result['worst_ms']:.0f}x faster",
+                     f"CPU time {result['median_cpu_ms']:.2f} / {result['worst_cpu_ms']:.2f} ms")
 
     # 4. memory
     def memory(self, size, corpus):
@@ -233,13 +256,47 @@ class Bench:
         result = self.driver_json("flame", corpus, "--frames", "100000", "--seed", str(self.args.seed))
         self.raw[f"{size}/flame"] = result
         merged, synthetic = result["merged"], result["synthetic"]
-        self.add(f"{size}: (5) estimated tree of the whole job ({merged['frames']:,} frames)",
-                 f"{result['estimated_tree_ms']:.1f} ms", "", "")
-        for name, tree in (("merged tree", merged), (f"synthetic {synthetic['frames']:,}-frame tree", synthetic)):
-            self.add(f"{size}: (5) flame layout, {name}", f"{tree['layout_ms']:.1f} ms", "target 100 ms",
-                     f"{100 / max(tree['layout_ms'], 1e-3):.0f}x under")
-            self.add(f"{size}: (5) first render (cairo, 1920 px), {name}", f"{tree['render_ms']:.1f} ms", "", "",
-                     f"{tree['rects']:,} rectangles")
+        names = {"merged": f"largest merged tree ({merged['frames']:,} frames)",
+                 "synthetic": f"synthetic {synthetic['frames']:,}-frame tree"}
+        self.add(f"{size}: (5) estimated call tree of the whole job", f"{result['estimated_tree_ms']:.1f} ms", "", "",
+                 f"{merged['frames']:,} frames")
+        for key in ("merged", "synthetic"):
+            tree = result[key]
+            self.add(f"{size}: (5) flame layout, {names[key]}", f"{tree['layout_ms']:.1f} ms", "target 100 ms",
+                     f"{100 / max(tree['layout_ms'], 1e-3):.0f}x under", f"{tree['rects']:,} rectangles")
+
+        widget = self.flame_widget(corpus)
+        if widget is None:
+            self.add(f"{size}: (5) flame graph widget: first render, hover redraw", "pending", "", "",
+                     "needs a display or xvfb-run")
+            return
+        self.raw[f"{size}/flame-widget"] = widget
+        for key in ("merged", "synthetic"):
+            w = widget[key]
+            self.add(f"{size}: (5) widget first render, {names[key]}", f"{w['first_render_ms']:.1f} ms", "", "",
+                     f"layout + cached render node; whole first frame {w['first_frame_ms']:.0f} ms "
+                     f"({widget['renderer']}, {widget['width']}x{widget['height']})")
+            self.add(f"{size}: (5) widget redraw while hovering, {names[key]}: median / worst",
+                     f"{w['hover_median_ms']:.3f} / {w['hover_worst_ms']:.3f} ms", "target 8 ms",
+                     f"{8 / max(w['hover_worst_ms'], 1e-3):.0f}x under (worst)",
+                     f"snapshot() replaying the cached node; whole frame {w['hover_frame_median_ms']:.1f} / "
+                     f"{w['hover_frame_worst_ms']:.1f} ms")
+
+    def flame_widget(self, corpus):
+        driver = os.path.join(self.args.build_dir, "tests", "bench", "bench-flame-widget")
+        if not os.path.exists(driver):
+            return None
+        argv = [driver, corpus, "--frames", "100000", "--seed", str(self.args.seed)]
+        if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+            if not shutil.which("xvfb-run"):
+                return None
+            argv = ["xvfb-run", "-a", "-s", "-screen 0 1920x1080x24"] + argv
+        env = dict(os.environ, GTK_A11Y="none")
+        result = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        if result.returncode != 0:
+            log(f"bench-flame-widget failed: {result.stderr.strip()}")
+            return None
+        return json.loads(result.stdout)
 
     def table(self):
         lines = ["| figure | smprof | reference | ratio | notes |", "| --- | --- | --- | --- | --- |"]

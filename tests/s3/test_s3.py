@@ -303,10 +303,11 @@ def test_pagination(tap, ctx, paginated_local):
 def test_faults(tap, ctx):
     cache = ctx.new_cache()
     kinds = ["500", "503", "cut", "stall", "reset"]
-    ctx.proxy.set_plan(faultproxy.Plan(object_faults=kinds, list_faults=["503", "reset"], stall=2.5))
+    ctx.proxy.set_plan(faultproxy.Plan(object_faults=kinds, list_faults=["503", "reset"], stall=4.0))
     ctx.proxy.clear_log()
     start = time.monotonic()
-    extra = {"SMPROF_S3_TIMEOUT": "1"}
+    # 2 s without progress: a stall, not a busy server
+    extra = {"SMPROF_S3_TIMEOUT": "2"}
     ok = check_same_answers(tap, ctx, cache, "pt-cprofile", "faults", env_extra=extra)
     elapsed = time.monotonic() - start
     reqs = ctx.proxy.requests()

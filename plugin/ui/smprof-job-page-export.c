@@ -1,0 +1,396 @@
+/* smprof-job-page-export.c: the job page's Export menu
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <glib/gi18n-lib.h>
+
+#include "smprof-job-page-private.h"
+
+/* Export writes the selection shown (SmprofJobPage:profile, the chosen
+ * nodes) through the core's export API on a worker thread. Each format has
+ * its own action, `job-page.export-FORMAT`, so the menu greys out what
+ * cannot be written (pstats of a Pyinstrument profile) and everything when
+ * nothing is aggregated yet; `job-page.export` takes the format by name.
+ * A save dialog (GtkFileChooserNative, so the portal inside Flatpak)
+ * suggests a name from the job and the selection. */
+
+#define TOAST_SECONDS 5
+
+static const struct
+{
+  const char *action;
+  const char *title;
+  const char *filter;
+} export_formats[SMPROF_EXPORT_N_FORMATS] = {
+  [SMPROF_EXPORT_SVG] = { "job-page.export-svg", N_("Export the Flame Graph as SVG"), N_("SVG images") },
+  [SMPROF_EXPORT_PNG] = { "job-page.export-png", N_("Export the Flame Graph as PNG"), N_("PNG images") },
+  [SMPROF_EXPORT_PDF] = { "job-page.export-pdf", N_("Export the Flame Graph as PDF"), N_("PDF documents") },
+  [SMPROF_EXPORT_FOLDED] = { "job-page.export-folded", N_("Export Folded Stacks"), N_("Folded stacks") },
+  [SMPROF_EXPORT_SPEEDSCOPE] = { "job-page.export-speedscope", N_("Export for speedscope"),
+                                 N_("speedscope profiles") },
+  [SMPROF_EXPORT_PSTATS] = { "job-page.export-pstats", N_("Export pstats"), N_("pstats files") },
+  [SMPROF_EXPORT_CSV] = { "job-page.export-csv", N_("Export the Function Table as CSV"), N_("CSV files") },
+  [SMPROF_EXPORT_JSON] = { "job-page.export-json", N_("Export as JSON"), N_("JSON files") },
+  [SMPROF_EXPORT_SYSCAP] = { "job-page.export-syscap", N_("Export a Sysprof Capture"), N_("Sysprof captures") },
+};
+
+/* ------------------------------------------------------------------------ */
+/* Messages                                                                 */
+
+static gboolean
+hide_toast_cb (gpointer data)
+{
+  SmprofJobPage *self = data;
+
+  self->toast_source = 0;
+  gtk_revealer_set_reveal_child (self->toast_revealer, FALSE);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* A confirmation that goes away by itself. */
+void
+_smprof_job_page_show_toast (SmprofJobPage *self,
+                             const char    *message)
+{
+  gtk_label_set_label (self->toast_label, message);
+  gtk_revealer_set_reveal_child (self->toast_revealer, TRUE);
+
+  g_clear_handle_id (&self->toast_source, g_source_remove);
+  self->toast_source = g_timeout_add_seconds (TOAST_SECONDS, hide_toast_cb, self);
+}
+
+/* An error, in a bar at the top of the page until closed. */
+void
+_smprof_job_page_show_error (SmprofJobPage *self,
+                             const char    *message)
+{
+  g_clear_handle_id (&self->toast_source, g_source_remove);
+  gtk_revealer_set_reveal_child (self->toast_revealer, FALSE);
+
+  gtk_label_set_label (self->error_label, message);
+  gtk_info_bar_set_revealed (self->error_bar, TRUE);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Exporting a profile                                                      */
+
+static void
+export_profile_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+
+  if (smprof_export_profile_to_file_finish (SMPROF_PROFILE (object), result, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+static void
+export_profile_async (SmprofJobPage       *self,
+                      SmprofProfile       *profile,
+                      const char          *description,
+                      SmprofExportFormat   format,
+                      GFile               *file,
+                      GCancellable        *cancellable,
+                      GAsyncReadyCallback  callback,
+                      gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  SmprofExportOptions options;
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, smprof_job_page_export_async);
+
+  if (profile == NULL)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED, "%s",
+                               _("Nothing is aggregated yet: select intervals first."));
+      return;
+    }
+
+  /* The picture's subtitle names the job, the profiler, the nodes, the
+   * selection and how many intervals it sums. */
+  smprof_export_options_init (&options);
+  options.selection = description;
+
+  g_task_set_task_data (task, g_object_ref (profile), g_object_unref);
+  smprof_export_profile_to_file_async (profile, format, &options, file, cancellable,
+                                       export_profile_cb, g_steal_pointer (&task));
+}
+
+/**
+ * smprof_job_page_export_async:
+ * @self: a job page
+ * @format: what to write
+ * @file: where
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when the file is written (or not)
+ * @user_data: for @callback
+ *
+ * Exports #SmprofJobPage:profile, the selection shown on the chosen nodes,
+ * as the Export menu does after its save dialog: on a worker thread, @file
+ * replaced only once the export succeeded. Pictures carry a subtitle naming
+ * the job, the nodes and the selection
+ * (smprof_job_page_dup_selection_description()).
+ */
+void
+smprof_job_page_export_async (SmprofJobPage       *self,
+                              SmprofExportFormat   format,
+                              GFile               *file,
+                              GCancellable        *cancellable,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  g_return_if_fail (SMPROF_IS_JOB_PAGE (self));
+  g_return_if_fail (format < SMPROF_EXPORT_N_FORMATS);
+  g_return_if_fail (G_IS_FILE (file));
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  export_profile_async (self, self->profile, self->profile_description, format, file, cancellable,
+                        callback, user_data);
+}
+
+/**
+ * smprof_job_page_export_finish:
+ * @self: a job page
+ * @result: the result given to the callback
+ * @error: a location for a #GError, or %NULL
+ *
+ * Returns: whether the file was written
+ */
+gboolean
+smprof_job_page_export_finish (SmprofJobPage  *self,
+                               GAsyncResult   *result,
+                               GError        **error)
+{
+  g_return_val_if_fail (SMPROF_IS_JOB_PAGE (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/**
+ * smprof_job_page_dup_export_name:
+ * @self: a job page
+ * @format: the format
+ *
+ * The file name a save dialog suggests: the job, the selection, the node
+ * when one is chosen, and the format's extension
+ * ("pt-cprofile-steps-3-5.svg", "pt-cprofile-whole-job-1-algo-2.prof").
+ *
+ * Returns: (transfer full): the name
+ */
+char *
+smprof_job_page_dup_export_name (SmprofJobPage      *self,
+                                 SmprofExportFormat  format)
+{
+  g_autofree char *location = NULL;
+  g_autofree char *job = NULL;
+
+  g_return_val_if_fail (SMPROF_IS_JOB_PAGE (self), NULL);
+  g_return_val_if_fail (format < SMPROF_EXPORT_N_FORMATS, NULL);
+
+  location = smprof_source_dup_location (smprof_job_get_source (self->job));
+  job = g_path_get_basename (location);
+  if (job[0] == '\0' || g_str_equal (job, G_DIR_SEPARATOR_S) || g_str_equal (job, "."))
+    {
+      g_free (job);
+      job = g_strdup ("smprof");
+    }
+
+  return g_strdup_printf ("%s-%s%s", job, self->profile_slug != NULL ? self->profile_slug : "selection",
+                          smprof_export_format_get_extension (format));
+}
+
+/* ------------------------------------------------------------------------ */
+/* The menu and its dialog                                                  */
+
+static void
+export_done_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  SmprofJobPage *self = SMPROF_JOB_PAGE (object);
+  g_autoptr(GFile) file = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = g_file_get_basename (file);
+  g_autofree char *message = NULL;
+
+  if (!smprof_job_page_export_finish (self, result, &error))
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+
+      /* Translators: a file name, then why it could not be written */
+      message = g_strdup_printf (_("Could not export “%s”: %s"), name, error->message);
+      _smprof_job_page_show_error (self, message);
+      return;
+    }
+
+  gtk_info_bar_set_revealed (self->error_bar, FALSE);
+  /* Translators: a file name */
+  message = g_strdup_printf (_("Exported “%s”"), name);
+  _smprof_job_page_show_toast (self, message);
+}
+
+static void
+export_dialog_response_cb (SmprofJobPage        *self,
+                           int                   response,
+                           GtkFileChooserNative *dialog)
+{
+  SmprofExportFormat format = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (dialog), "smprof-export-format"));
+  SmprofProfile *profile = g_object_get_data (G_OBJECT (dialog), "smprof-export-profile");
+  const char *description = g_object_get_data (G_OBJECT (dialog), "smprof-export-description");
+  g_autoptr(GtkFileChooserNative) owned = NULL;
+  g_autoptr(GFile) file = NULL;
+
+  if (dialog == self->export_dialog)
+    owned = g_steal_pointer (&self->export_dialog);
+
+  if (response != GTK_RESPONSE_ACCEPT)
+    return;
+
+  file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+  if (file == NULL)
+    return;
+
+  if (self->export_cancellable == NULL)
+    self->export_cancellable = g_cancellable_new ();
+
+  /* The selection as it was when the dialog opened. */
+  export_profile_async (self, profile, description, format, file, self->export_cancellable,
+                        export_done_cb, g_object_ref (file));
+}
+
+static void
+export_with_dialog (SmprofJobPage      *self,
+                    SmprofExportFormat  format)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  g_autofree char *name = NULL;
+  g_autofree char *pattern = NULL;
+  GtkFileChooserNative *dialog;
+  GtkFileFilter *filter;
+
+  if (self->profile == NULL)
+    return;
+
+  if (!smprof_export_format_supports (format, smprof_profile_get_profiler (self->profile)))
+    {
+      _smprof_job_page_show_error (self, _("A pstats file needs cProfile stats: Pyinstrument samples stacks "
+                                           "and does not count calls. Export speedscope, folded or JSON instead."));
+      return;
+    }
+
+  if (self->export_dialog != NULL)
+    {
+      gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->export_dialog));
+      g_clear_object (&self->export_dialog);
+    }
+
+  dialog = gtk_file_chooser_native_new (_(export_formats[format].title),
+                                        GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                        GTK_FILE_CHOOSER_ACTION_SAVE,
+                                        _("_Export"),
+                                        _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+
+  name = smprof_job_page_dup_export_name (self, format);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
+
+  filter = gtk_file_filter_new ();
+  gtk_file_filter_set_name (filter, _(export_formats[format].filter));
+  pattern = g_strdup_printf ("*%s", smprof_export_format_get_extension (format));
+  gtk_file_filter_add_pattern (filter, pattern);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
+  g_object_unref (filter);
+
+  g_object_set_data (G_OBJECT (dialog), "smprof-export-format", GUINT_TO_POINTER (format));
+  g_object_set_data_full (G_OBJECT (dialog), "smprof-export-profile", g_object_ref (self->profile), g_object_unref);
+  g_object_set_data_full (G_OBJECT (dialog), "smprof-export-description", g_strdup (self->profile_description),
+                          g_free);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (export_dialog_response_cb), self, G_CONNECT_SWAPPED);
+
+  self->export_dialog = dialog;
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
+export_format_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  for (guint i = 0; i < SMPROF_EXPORT_N_FORMATS; i++)
+    if (g_str_equal (action_name, export_formats[i].action))
+      {
+        export_with_dialog (SMPROF_JOB_PAGE (widget), i);
+        return;
+      }
+}
+
+static void
+export_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  SmprofExportFormat format;
+
+  if (smprof_export_format_from_string (g_variant_get_string (parameter, NULL), &format))
+    export_with_dialog (SMPROF_JOB_PAGE (widget), format);
+}
+
+static void
+export_menu_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  gtk_menu_button_popup (SMPROF_JOB_PAGE (widget)->export_button);
+}
+
+/* Enabled for what the shown profile can be written as. */
+void
+_smprof_job_page_update_export_actions (SmprofJobPage *self)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+
+  gtk_widget_action_set_enabled (widget, "job-page.export", self->profile != NULL);
+  for (guint i = 0; i < SMPROF_EXPORT_N_FORMATS; i++)
+    gtk_widget_action_set_enabled (widget, export_formats[i].action,
+                                   self->profile != NULL &&
+                                   smprof_export_format_supports (i, smprof_profile_get_profiler (self->profile)));
+}
+
+void
+_smprof_job_page_export_dispose (SmprofJobPage *self)
+{
+  if (self->export_cancellable != NULL)
+    g_cancellable_cancel (self->export_cancellable);
+  g_clear_object (&self->export_cancellable);
+
+  if (self->export_dialog != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->export_dialog, self);
+      gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->export_dialog));
+      g_clear_object (&self->export_dialog);
+    }
+
+  g_clear_handle_id (&self->toast_source, g_source_remove);
+}
+
+void
+_smprof_job_page_class_export_init (GtkWidgetClass *widget_class)
+{
+  for (guint i = 0; i < SMPROF_EXPORT_N_FORMATS; i++)
+    gtk_widget_class_install_action (widget_class, export_formats[i].action, NULL, export_format_action);
+
+  gtk_widget_class_install_action (widget_class, "job-page.export", "s", export_action);
+
+  gtk_widget_class_install_action (widget_class, "job-page.export-menu", NULL, export_menu_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "job-page.export-menu", NULL);
+}
