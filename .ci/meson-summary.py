@@ -101,7 +101,10 @@ def main(paths):
                 else:
                     failed += 1
                 if result not in PASS | SKIP:
-                    print(f"FAILED: {record.get('name')} ({result})", file=sys.stderr)
+                    # the last lines say why: CI shows only the end of its output
+                    why = "\n    ".join(lines[-6:] + (record.get("stderr") or "").splitlines()[-4:])
+                    print(f"FAILED: {record.get('name')} ({result}) in {path}:\n    {why}",
+                          file=sys.stderr)
     print(f"{passed} passed, {failed} failed, {skipped} skipped")
     return 1 if failed else 0
 
