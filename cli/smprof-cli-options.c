@@ -26,6 +26,14 @@ smprof_cli_print_usage (FILE *stream)
              "               [--json] [--sort tottime|cumtime|ncalls|pcalls] [--limit N]\n"
              "  smprof export SOURCE [--profiler P] [--node ...] SELECTION --format FORMAT -o FILE\n"
              "               [--direction up|down] [--width PX] [--min-width PX] [--title T]\n"
+             "               [--colors default|module|colorblind]\n"
+             "  smprof steps SOURCE [--profiler P] [--node ...] [SELECTION] [--functions]\n"
+             "               [--limit N] [--json]\n"
+             "  smprof outliers SOURCE [--profiler P] [--node ...] [SELECTION] [--json]\n"
+             "  smprof diff SOURCE --a SELECTION --b SELECTION [--normalize none|step|interval]\n"
+             "               [--format table|json|svg|folded] [-o FILE] (smprof diff --help)\n"
+             "  smprof report SOURCE [--profiler P] [--node ...] SELECTION -o OUT [--html]\n"
+             "               [--compare-a SELECTION --compare-b SELECTION] [--normalize N]\n"
              "\n"
              "SELECTION:\n"
              "  --step START [--end-step END] [--mode M] [--start-phase P] [--end-phase P]\n"
@@ -43,7 +51,14 @@ smprof_cli_print_usage (FILE *stream)
              "Phases: start stepstart forwardpassend stepend end (or STEP_START, ...).\n"
              "Defaults as smdebug's: --mode train --start-phase stepstart --end-phase stepend\n"
              "--node any (the node whose first interval starts earliest), END = START.\n"
-             "FORMAT: svg png pdf folded speedscope pstats csv json syscap; -o - is stdout.\n"));
+             "FORMAT: svg png pdf folded speedscope pstats csv json syscap; -o - is stdout.\n"
+             "steps and outliers: every node and --all unless told; a step is the intervals\n"
+             "whose start label is that step; --functions adds each function's self time per\n"
+             "step (count, min, median, p95, max) for the --limit N (default 20) largest.\n"
+             "report: a folder OUT with README.md, the flame graph, the Functions table and\n"
+             "per-step statistics as CSV, and with --compare-a/-b (each one argument, as\n"
+             "diff's --a/--b) a differential flame graph and diff table; --html or an OUT\n"
+             "ending in .html writes one self-contained page instead.\n"));
 }
 
 void
@@ -53,21 +68,27 @@ smprof_cli_options_clear (SmprofCliOptions *options)
   g_clear_pointer (&options->node_list, g_strfreev);
   g_clear_pointer (&options->output, g_free);
   g_clear_pointer (&options->title, g_free);
+  g_clear_pointer (&options->compare[0], g_free);
+  g_clear_pointer (&options->compare[1], g_free);
 }
 
-typedef struct
-{
-  int          argc;
-  char       **argv;
-  int          index;        /* the argument being read */
-  const char  *inline_value; /* from --name=value */
-} Cursor;
-
-static gboolean
-take_value (Cursor      *cursor,
-            const char  *option,
-            const char **value,
-            GError     **error)
+/**
+ * smprof_cli_take_value:
+ * @cursor: the argument being read
+ * @option: its option name, for the error
+ * @value: (out): where to store the value
+ * @error: a location for a #GError, or %NULL
+ *
+ * Takes the value of @option: the one after '=', or else the next argument,
+ * which @cursor then stands on.
+ *
+ * Returns: %FALSE, with @error set, when there is none
+ */
+gboolean
+smprof_cli_take_value (SmprofCliCursor  *cursor,
+                       const char       *option,
+                       const char      **value,
+                       GError          **error)
 {
   if (cursor->inline_value != NULL)
     {
@@ -180,21 +201,39 @@ set_selection (SmprofCliOptions     *options,
   return TRUE;
 }
 
-static gboolean
-parse_pixels (const char  *option,
-              const char  *text,
-              double       minimum,
-              double       maximum,
-              double      *value,
-              GError     **error)
+/**
+ * smprof_cli_parse_double:
+ * @option: the option, for the error
+ * @text: its value
+ * @minimum: the smallest value allowed
+ * @maximum: the largest value allowed
+ * @pixels: whether the error speaks of pixels rather than a number
+ * @value: (out): where to store the number
+ * @error: a location for a #GError, or %NULL
+ *
+ * Returns: %FALSE, with @error set, unless @text is a whole decimal number
+ *   from @minimum to @maximum
+ */
+gboolean
+smprof_cli_parse_double (const char  *option,
+                         const char  *text,
+                         double       minimum,
+                         double       maximum,
+                         gboolean     pixels,
+                         double      *value,
+                         GError     **error)
 {
   char *end = NULL;
 
   *value = g_ascii_strtod (text, &end);
   if (*text == '\0' || end == NULL || *end != '\0' || !(*value >= minimum && *value <= maximum))
     {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   _("%s takes pixels from %g to %g, not “%s”"), option, minimum, maximum, text);
+      if (pixels)
+        g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                     _("%s takes pixels from %g to %g, not “%s”"), option, minimum, maximum, text);
+      else
+        g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                     _("%s takes a number from %g to %g, not “%s”"), option, minimum, maximum, text);
       return FALSE;
     }
 
@@ -238,9 +277,18 @@ parse_export_option (SmprofCliOptions  *options,
         }
     }
   else if (strcmp (option, "--width") == 0)
-    return parse_pixels (option, value, 100, 16384, &options->export.width, error);
+    return smprof_cli_parse_double (option, value, 100, 16384, TRUE, &options->export.width, error);
   else if (strcmp (option, "--min-width") == 0)
-    return parse_pixels (option, value, 0, 16384, &options->export.min_frame_width, error);
+    return smprof_cli_parse_double (option, value, 0, 16384, TRUE, &options->export.min_frame_width, error);
+  else if (strcmp (option, "--colors") == 0)
+    {
+      if (!smprof_flame_palette_from_string (value, &options->export.palette))
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       _("--colors is default, module or colorblind, not “%s”"), value);
+          return FALSE;
+        }
+    }
   else if (strcmp (option, "--title") == 0)
     {
       g_free (options->title);
@@ -255,7 +303,7 @@ static gboolean
 is_export_option (const char *option)
 {
   static const char *const names[] = {
-    "--format", "--output", "-o", "--direction", "--width", "--min-width", "--title",
+    "--format", "--output", "-o", "--direction", "--width", "--min-width", "--title", "--colors",
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
@@ -263,6 +311,50 @@ is_export_option (const char *option)
       return TRUE;
 
   return FALSE;
+}
+
+/* The options only `report` takes; its comparison is read at run time. */
+static gboolean
+parse_report_option (SmprofCliOptions  *options,
+                     SmprofCliCursor   *cursor,
+                     const char        *option,
+                     GError           **error)
+{
+  const char *value = NULL;
+
+  if (options->command != SMPROF_CLI_REPORT)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, _("%s goes with report"), option);
+      return FALSE;
+    }
+
+  if (strcmp (option, "--html") == 0)
+    {
+      options->html = TRUE;
+      return TRUE;
+    }
+
+  if (!smprof_cli_take_value (cursor, option, &value, error))
+    return FALSE;
+
+  if (strcmp (option, "--normalize") == 0)
+    {
+      if (!smprof_diff_normalize_from_string (value, &options->normalize))
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       _("--normalize is none, step or interval, not “%s”"), value);
+          return FALSE;
+        }
+    }
+  else
+    {
+      char **compare = &options->compare[option[strlen (option) - 1] == 'a' ? 0 : 1];
+
+      g_free (*compare);
+      *compare = g_strdup (value);
+    }
+
+  return TRUE;
 }
 
 /* The refinements of --step, kept apart so they may come before it. */
@@ -280,7 +372,7 @@ typedef struct
 
 static gboolean
 parse_option (SmprofCliOptions  *options,
-              Cursor            *cursor,
+              SmprofCliCursor   *cursor,
               const char        *option,
               StepExtras        *extras,
               gboolean          *show_help,
@@ -300,7 +392,7 @@ parse_option (SmprofCliOptions  *options,
     options->json = TRUE;
   else if (strcmp (option, "--profiler") == 0)
     {
-      if (!take_value (cursor, option, &value, error))
+      if (!smprof_cli_take_value (cursor, option, &value, error))
         return FALSE;
       if (!smprof_profiler_from_string (value, &options->profiler))
         {
@@ -312,7 +404,7 @@ parse_option (SmprofCliOptions  *options,
     }
   else if (strcmp (option, "--node") == 0)
     {
-      if (!take_value (cursor, option, &value, error))
+      if (!smprof_cli_take_value (cursor, option, &value, error))
         return FALSE;
       g_clear_pointer (&options->node_list, g_strfreev);
       if (strcmp (value, "any") == 0)
@@ -331,10 +423,11 @@ parse_option (SmprofCliOptions  *options,
           options->node_list = g_strsplit (value, ",", 0);
           options->nodes.ids = (const char * const *) options->node_list;
         }
+      options->has_nodes = TRUE;
     }
   else if (strcmp (option, "--sort") == 0)
     {
-      if (!take_value (cursor, option, &value, error))
+      if (!smprof_cli_take_value (cursor, option, &value, error))
         return FALSE;
       if (!smprof_sort_key_from_string (value, &options->sort))
         {
@@ -348,7 +441,7 @@ parse_option (SmprofCliOptions  *options,
     {
       gint64 limit;
 
-      if (!take_value (cursor, option, &value, error) ||
+      if (!smprof_cli_take_value (cursor, option, &value, error) ||
           !parse_integer (option, value, 0, &limit, error))
         return FALSE;
       options->limit = (int) MIN (limit, G_MAXINT);
@@ -357,7 +450,7 @@ parse_option (SmprofCliOptions  *options,
     {
       gint64 step;
 
-      if (!take_value (cursor, option, &value, error) ||
+      if (!smprof_cli_take_value (cursor, option, &value, error) ||
           !parse_integer (option, value, G_MININT64, &step, error) ||
           !set_selection (options, SMPROF_CLI_SELECT_ONE, SMPROF_SELECT_STEP, option, error))
         return FALSE;
@@ -366,7 +459,7 @@ parse_option (SmprofCliOptions  *options,
     }
   else if (strcmp (option, "--end-step") == 0)
     {
-      if (!take_value (cursor, option, &value, error))
+      if (!smprof_cli_take_value (cursor, option, &value, error))
         return FALSE;
       if (strcmp (value, "inf") == 0 || strcmp (value, "*") == 0)
         extras->end_step_value = SMPROF_STEP_INFINITY;
@@ -376,21 +469,21 @@ parse_option (SmprofCliOptions  *options,
     }
   else if (strcmp (option, "--mode") == 0)
     {
-      if (!take_value (cursor, option, &value, error) ||
+      if (!smprof_cli_take_value (cursor, option, &value, error) ||
           !parse_mode (option, value, &extras->mode_value, error))
         return FALSE;
       extras->mode = TRUE;
     }
   else if (strcmp (option, "--start-phase") == 0)
     {
-      if (!take_value (cursor, option, &value, error) ||
+      if (!smprof_cli_take_value (cursor, option, &value, error) ||
           !parse_phase (option, value, &extras->start_phase_value, error))
         return FALSE;
       extras->start_phase = TRUE;
     }
   else if (strcmp (option, "--end-phase") == 0)
     {
-      if (!take_value (cursor, option, &value, error) ||
+      if (!smprof_cli_take_value (cursor, option, &value, error) ||
           !parse_phase (option, value, &extras->end_phase_value, error))
         return FALSE;
       extras->end_phase = TRUE;
@@ -428,13 +521,22 @@ parse_option (SmprofCliOptions  *options,
     }
   else if (strcmp (option, "--refresh") == 0)
     options->refresh = TRUE;
+  else if (strcmp (option, "--functions") == 0)
+    {
+      if (options->command != SMPROF_CLI_STEPS)
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, _("%s goes with steps"), option);
+          return FALSE;
+        }
+      options->functions = TRUE;
+    }
   else if (strcmp (option, "--no-sign-request") == 0)
     options->no_sign_request = TRUE;
   else if (strcmp (option, "--concurrency") == 0)
     {
       gint64 concurrency;
 
-      if (!take_value (cursor, option, &value, error) ||
+      if (!smprof_cli_take_value (cursor, option, &value, error) ||
           !parse_integer (option, value, 1, &concurrency, error))
         return FALSE;
       if (concurrency > 64)
@@ -455,14 +557,20 @@ parse_option (SmprofCliOptions  *options,
     return set_selection (options, SMPROF_CLI_SELECT_TRAINING_PHASE, SMPROF_SELECT_BETWEEN_MODES, option, error);
   else if (strcmp (option, "--job-phase") == 0)
     return set_selection (options, SMPROF_CLI_SELECT_JOB_PHASE, SMPROF_SELECT_TRAINING_LOOP, option, error);
+  else if (strcmp (option, "--compare-a") == 0 || strcmp (option, "--compare-b") == 0 ||
+           strcmp (option, "--normalize") == 0 || strcmp (option, "--html") == 0)
+    return parse_report_option (options, cursor, option, error);
   else if (is_export_option (option))
     {
-      if (options->command != SMPROF_CLI_EXPORT)
+      gboolean report_output = options->command == SMPROF_CLI_REPORT &&
+                               (strcmp (option, "-o") == 0 || strcmp (option, "--output") == 0);
+
+      if (options->command != SMPROF_CLI_EXPORT && !report_output)
         {
           g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, _("%s goes with export"), option);
           return FALSE;
         }
-      return take_value (cursor, option, &value, error) &&
+      return smprof_cli_take_value (cursor, option, &value, error) &&
              parse_export_option (options, option, value, error);
     }
   else
@@ -492,8 +600,8 @@ smprof_cli_options_parse (SmprofCliOptions  *options,
                           gboolean          *show_help,
                           GError           **error)
 {
-  static const char *commands[] = { "nodes", "list", "stats", "export" };
-  Cursor cursor = { argc, argv, 2, NULL };
+  static const char *commands[] = { "nodes", "list", "stats", "export", "steps", "outliers", "report" };
+  SmprofCliCursor cursor = { argc, argv, 2, NULL };
   StepExtras extras = { FALSE };
   gboolean found = FALSE;
 
@@ -521,7 +629,8 @@ smprof_cli_options_parse (SmprofCliOptions  *options,
   if (!found)
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
-                   _("unknown command “%s” (nodes, list, stats or export)"), argv[1]);
+                   _("unknown command “%s” (nodes, list, stats, export, steps, outliers, diff or report)"),
+                   argv[1]);
       return FALSE;
     }
 
@@ -582,7 +691,8 @@ smprof_cli_options_parse (SmprofCliOptions  *options,
         options->selection.end_phase = extras.end_phase_value;
     }
 
-  if ((options->command == SMPROF_CLI_STATS || options->command == SMPROF_CLI_EXPORT) &&
+  if ((options->command == SMPROF_CLI_STATS || options->command == SMPROF_CLI_EXPORT ||
+       options->command == SMPROF_CLI_REPORT) &&
       options->select_kind == SMPROF_CLI_SELECT_NONE)
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
@@ -611,6 +721,55 @@ smprof_cli_options_parse (SmprofCliOptions  *options,
                                _("export takes no --json, --sort or --limit (--format json writes all functions)"));
           return FALSE;
         }
+    }
+
+  if (options->command == SMPROF_CLI_REPORT)
+    {
+      if (options->select_kind != SMPROF_CLI_SELECT_ONE)
+        {
+          g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
+                               _("report writes one selection: --training-phase and --job-phase give several "
+                                 "(use --between-modes, --pre-step-zero, ... instead)"));
+          return FALSE;
+        }
+      if (options->output == NULL)
+        {
+          g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, _("report needs -o OUT"));
+          return FALSE;
+        }
+      if (options->json || options->has_sort || options->limit >= 0)
+        {
+          g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
+                               _("report takes no --json, --sort or --limit"));
+          return FALSE;
+        }
+      if ((options->compare[0] == NULL) != (options->compare[1] == NULL))
+        {
+          g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
+                               _("a comparison needs both --compare-a SELECTION and --compare-b SELECTION"));
+          return FALSE;
+        }
+      return TRUE;
+    }
+
+  if (options->command == SMPROF_CLI_STEPS || options->command == SMPROF_CLI_OUTLIERS)
+    {
+      if (options->select_kind == SMPROF_CLI_SELECT_TRAINING_PHASE ||
+          options->select_kind == SMPROF_CLI_SELECT_JOB_PHASE || options->has_sort)
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
+                       _("%s takes one selection (not --training-phase or --job-phase) and no --sort"),
+                       argv[1]);
+          return FALSE;
+        }
+      if (options->select_kind == SMPROF_CLI_SELECT_NONE)
+        {
+          options->select_kind = SMPROF_CLI_SELECT_ONE;
+          options->selection.kind = SMPROF_SELECT_ALL;
+        }
+      if (!options->has_nodes)
+        options->nodes.kind = SMPROF_NODES_ALL;
+      return TRUE;
     }
 
   if (options->command != SMPROF_CLI_STATS && options->command != SMPROF_CLI_EXPORT &&

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "smprof-cprofile-profile.h"
+#include "smprof-diff.h"
 #include "smprof-export.h"
 #include "smprof-query.h"
 
@@ -20,6 +21,9 @@ typedef enum
   SMPROF_CLI_LIST,
   SMPROF_CLI_STATS,
   SMPROF_CLI_EXPORT,
+  SMPROF_CLI_STEPS,
+  SMPROF_CLI_OUTLIERS,
+  SMPROF_CLI_REPORT,
 } SmprofCliCommand;
 
 typedef enum
@@ -38,6 +42,7 @@ typedef struct
   SmprofProfiler       profiler;
   gboolean             json;
   SmprofNodeChoice     nodes;
+  gboolean             has_nodes;   /* --node was given */
   char               **node_list;
   SmprofCliSelectKind  select_kind;
   SmprofSelection      selection;
@@ -48,13 +53,40 @@ typedef struct
   gboolean             refresh;          /* --refresh: list again, not from the cache */
   gboolean             no_sign_request;  /* --no-sign-request: anonymous */
   guint                concurrency;      /* --concurrency N, 0: the default */
+  /* steps, outliers */
+  gboolean             functions;   /* --functions */
   /* export */
   gboolean             has_format;
   SmprofExportFormat   format;
   char                *output;      /* "-" for stdout */
   char                *title;
   SmprofExportOptions  export;      /* its title points to the one above */
+  /* report (its -o is output above) */
+  char                *compare[2];  /* --compare-a, --compare-b: one argument each, as diff's */
+  SmprofDiffNormalize  normalize;   /* --normalize */
+  gboolean             html;        /* --html */
 } SmprofCliOptions;
+
+/* Reading the command line, one argument at a time (shared with diff). */
+typedef struct
+{
+  int          argc;
+  char       **argv;
+  int          index;        /* the argument being read */
+  const char  *inline_value; /* from --name=value */
+} SmprofCliCursor;
+
+gboolean smprof_cli_take_value    (SmprofCliCursor   *cursor,
+                                   const char        *option,
+                                   const char       **value,
+                                   GError           **error);
+gboolean smprof_cli_parse_double  (const char        *option,
+                                   const char        *text,
+                                   double             minimum,
+                                   double             maximum,
+                                   gboolean           pixels,
+                                   double            *value,
+                                   GError           **error);
 
 gboolean smprof_cli_options_parse (SmprofCliOptions  *options,
                                    int                argc,

@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include <errno.h>
 #include <glib/gi18n.h>
 
 #include "smprof-cli-output.h"
@@ -170,4 +171,35 @@ smprof_cli_print_tree (FILE               *stream,
       current = node->next_sibling;
     }
   fprintf (stream, "\n");
+}
+
+/* Writes @text and frees it. Plural messages are formatted into a string
+ * first: GCC 12 with the sanitizers takes ngettext() straight in fprintf()
+ * for a null format. */
+void
+smprof_cli_fputs_free (FILE *stream,
+                       char *text)
+{
+  fputs (text, stream);
+  g_free (text);
+}
+
+/* Writes what @memory holds to stdout, for `-o -`; the files are written
+ * whole first, so that a failed export prints nothing. */
+gboolean
+smprof_cli_write_to_stdout (GMemoryOutputStream  *memory,
+                            GError              **error)
+{
+  gsize size = g_memory_output_stream_get_data_size (memory);
+
+  if (fwrite (g_memory_output_stream_get_data (memory), 1, size, stdout) != size || fflush (stdout) != 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   _("could not write to standard output: %s"), g_strerror (saved_errno));
+      return FALSE;
+    }
+
+  return TRUE;
 }

@@ -8,12 +8,16 @@
 
 #include <stdio.h>
 
+#include <gio/gio.h>
+
 #include "smprof-call-tree.h"
 #include "smprof-cprofile-profile.h"
 #include "smprof-job.h"
 
 G_BEGIN_DECLS
 
+void smprof_cli_fputs_free       (FILE                  *stream,
+                                 char                  *text);
 void smprof_cli_print_records   (FILE                  *stream,
                                  GPtrArray             *records);
 void smprof_cli_print_cprofile  (FILE                  *stream,
@@ -27,5 +31,8 @@ void smprof_cli_print_tree      (FILE                  *stream,
                                  const char * const    *node_ids,
                                  GPtrArray             *records,
                                  int                    limit);
+
+gboolean smprof_cli_write_to_stdout (GMemoryOutputStream  *memory,
+                                     GError              **error);
 
 G_END_DECLS

@@ -6,7 +6,6 @@
 
 #include "config.h"
 
-#include <errno.h>
 #include <glib/gi18n.h>
 #include <locale.h>
 #include <stdio.h>
@@ -14,9 +13,12 @@
 #include <unistd.h>
 
 #include "smprof-aggregate.h"
+#include "smprof-cli-diff.h"
 #include "smprof-cli-options.h"
 #include "smprof-cli-output.h"
+#include "smprof-cli-report.h"
 #include "smprof-cli-source.h"
+#include "smprof-cli-steps.h"
 #include "smprof-export.h"
 #include "smprof-local-source.h"
 #include "smprof-stats-json.h"
@@ -171,6 +173,28 @@ load_selected (Cli       *cli,
   return loaded;
 }
 
+/* The command line's selection on @node_ids, read; an exit status, having
+ * said why, when there is nothing to work on. */
+static int
+select_and_load (Cli                 *cli,
+                 GPtrArray           *records,
+                 const char * const  *node_ids,
+                 GPtrArray          **selected,
+                 GPtrArray          **loaded)
+{
+  *selected = smprof_select (records, node_ids, &cli->options.selection);
+  if ((*selected)->len == 0)
+    {
+      g_autofree char *what = smprof_selection_describe (&cli->options.selection);
+
+      g_printerr (_("smprof: no stats were found for the requested interval (%s)\n"), what);
+      return EXIT_NOTHING_SELECTED;
+    }
+
+  *loaded = load_selected (cli, *selected);
+  return *loaded != NULL ? EXIT_OK : EXIT_NOTHING_SELECTED;
+}
+
 static void
 print_json (SmprofJsonWriter *writer)
 {
@@ -184,20 +208,12 @@ run_one_selection (Cli                *cli,
                    GPtrArray          *records,
                    const char * const *node_ids)
 {
-  g_autoptr(GPtrArray) selected = smprof_select (records, node_ids, &cli->options.selection);
+  g_autoptr(GPtrArray) selected = NULL;
   g_autoptr(GPtrArray) loaded = NULL;
+  int status = select_and_load (cli, records, node_ids, &selected, &loaded);
 
-  if (selected->len == 0)
-    {
-      g_autofree char *what = smprof_selection_describe (&cli->options.selection);
-
-      g_printerr (_("smprof: no stats were found for the requested interval (%s)\n"), what);
-      return EXIT_NOTHING_SELECTED;
-    }
-
-  loaded = load_selected (cli, selected);
-  if (loaded == NULL)
-    return EXIT_NOTHING_SELECTED;
+  if (status != EXIT_OK)
+    return status;
 
   if (cli->options.json)
     {
@@ -426,19 +442,7 @@ write_export (Cli            *cli,
       !g_output_stream_close (memory, NULL, error))
     return FALSE;
 
-  if (fwrite (g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (memory)), 1,
-              g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (memory)), stdout) !=
-        g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (memory)) ||
-      fflush (stdout) != 0)
-    {
-      int saved_errno = errno;
-
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                   _("could not write to standard output: %s"), g_strerror (saved_errno));
-      return FALSE;
-    }
-
-  return TRUE;
+  return smprof_cli_write_to_stdout (G_MEMORY_OUTPUT_STREAM (memory), error);
 }
 
 /* One selection, aggregated once and written by the core's exporters. */
@@ -464,19 +468,10 @@ run_export (Cli *cli)
     }
 
   status = resolve_nodes (cli, records, &node_ids);
+  if (status == EXIT_OK)
+    status = select_and_load (cli, records, (const char * const *) node_ids, &selected, &loaded);
   if (status != EXIT_OK)
     return status;
-
-  selected = smprof_select (records, (const char * const *) node_ids, &options->selection);
-  if (selected->len == 0)
-    {
-      g_printerr (_("smprof: no stats were found for the requested interval (%s)\n"), what);
-      return EXIT_NOTHING_SELECTED;
-    }
-
-  loaded = load_selected (cli, selected);
-  if (loaded == NULL)
-    return EXIT_NOTHING_SELECTED;
 
   profile = smprof_profile_new (cli->job, cli->profiler, (const char * const *) node_ids, loaded);
   options->export.selection = what;
@@ -490,6 +485,78 @@ run_export (Cli *cli)
     }
 
   return EXIT_OK;
+}
+
+/* report: one selection, and maybe a comparison, written up by the core. */
+static int
+run_report (Cli   *cli,
+            int    argc,
+            char **argv)
+{
+  SmprofCliOptions *options = &cli->options;
+  GPtrArray *records = smprof_job_get_records (cli->job, cli->profiler);
+  g_auto(GStrv) node_ids = NULL;
+  g_autoptr(GPtrArray) selected = NULL;
+  g_autoptr(GPtrArray) loaded = NULL;
+  int status = resolve_nodes (cli, records, &node_ids);
+
+  if (status == EXIT_OK)
+    status = select_and_load (cli, records, (const char * const *) node_ids, &selected, &loaded);
+  if (status != EXIT_OK)
+    return status;
+
+  return smprof_cli_report_run (cli->job, cli->profiler, options, (const char * const *) node_ids,
+                                selected, loaded, &cli->n_problems_shown, argc, argv);
+}
+
+/* steps and outliers: one selection, summed per step from the stats in memory. */
+static int
+run_steps (Cli *cli)
+{
+  SmprofCliOptions *options = &cli->options;
+  GPtrArray *records = smprof_job_get_records (cli->job, cli->profiler);
+  g_auto(GStrv) node_ids = NULL;
+  g_autoptr(GPtrArray) selected = NULL;
+  g_autoptr(GPtrArray) loaded = NULL;
+  g_autoptr(SmprofStepStats) stats = NULL;
+  int status = resolve_nodes (cli, records, &node_ids);
+
+  if (status == EXIT_OK)
+    status = select_and_load (cli, records, (const char * const *) node_ids, &selected, &loaded);
+  if (status != EXIT_OK)
+    return status;
+
+  /* All of them: an unreadable interval makes its step partial. */
+  stats = smprof_step_stats_new (cli->job, cli->profiler, (const char * const *) node_ids, selected);
+  if (smprof_step_stats_get_n_steps (stats) == 0)
+    {
+      g_printerr (_("smprof: none of the selected intervals starts at a step\n"));
+      return EXIT_NOTHING_SELECTED;
+    }
+
+  if (options->command == SMPROF_CLI_OUTLIERS)
+    smprof_cli_print_outliers (stdout, stats, options);
+  else
+    smprof_cli_print_steps (stdout, stats, options);
+
+  return EXIT_OK;
+}
+
+/* A query on smdebug's "any" node indexes only the node folders it needs:
+ * the listing of every interval folder of every node would cost as much as
+ * reading the chosen node's stats. */
+static gboolean
+load_job (Cli     *cli,
+          GError **error)
+{
+  const SmprofCliOptions *options = &cli->options;
+
+  if ((options->command == SMPROF_CLI_STATS || options->command == SMPROF_CLI_EXPORT) &&
+      options->nodes.kind == SMPROF_NODES_ANY)
+    return smprof_job_load_for_any_node (cli->job, options->has_profiler ? &options->profiler : NULL,
+                                         NULL, error);
+
+  return smprof_job_load (cli->job, NULL, error);
 }
 
 int
@@ -512,6 +579,10 @@ main (int   argc,
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 
+  /* diff takes two selections, each as one argument: its own parser. */
+  if (argc >= 2 && strcmp (argv[1], "diff") == 0)
+    return smprof_cli_diff_main (argc, argv);
+
   if (!smprof_cli_options_parse (&cli.options, argc, argv, &show_help, &error))
     {
       g_printerr ("smprof: %s\n\n", error->message);
@@ -531,7 +602,7 @@ main (int   argc,
   if (source != NULL)
     {
       cli.job = smprof_job_new (source);
-      if (!smprof_job_load (cli.job, NULL, &error))
+      if (!load_job (&cli, &error))
         g_clear_object (&cli.job);
     }
 
@@ -564,6 +635,13 @@ main (int   argc,
       break;
     case SMPROF_CLI_EXPORT:
       status = run_export (&cli);
+      break;
+    case SMPROF_CLI_STEPS:
+    case SMPROF_CLI_OUTLIERS:
+      status = run_steps (&cli);
+      break;
+    case SMPROF_CLI_REPORT:
+      status = run_report (&cli, argc, argv);
       break;
     default:
       g_assert_not_reached ();

@@ -12,6 +12,7 @@
 #include "smprof-sagemaker-source.h"
 #ifdef SMPROF_HAVE_S3_SOURCE
 # include "smprof-s3-source.h"
+# include "smprof-ui-settings.h"
 #endif
 
 /* Opens a job folder (the one holding framework/, or any folder below it down
@@ -29,10 +30,37 @@ static void data_source_iface_init (SmvDataSourceInterface *iface);
 G_DEFINE_FINAL_TYPE_WITH_CODE (SmprofSagemakerSource, smprof_sagemaker_source, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (SMV_TYPE_DATA_SOURCE, data_source_iface_init))
 
+#ifdef SMPROF_HAVE_S3_SOURCE
+/* The S3 source counts every file it reads, the framework timelines read
+ * before the prefetch included: the loading bar shows the prefetch's files
+ * only, counted from where the source stood when it began. */
 typedef struct
 {
-  GFile       *location;
-  SmvProgress *progress;
+  SmvProgress      *report;
+  GMutex            lock;         /* the source's workers call back */
+  gboolean          prefetching;
+  SmprofS3Progress  base;
+} S3Report;
+
+static void
+s3_report_free (gpointer data)
+{
+  S3Report *s3_report = data;
+
+  g_clear_object (&s3_report->report);
+  g_mutex_clear (&s3_report->lock);
+  g_free (s3_report);
+}
+#endif
+
+typedef struct
+{
+  GFile                 *location;
+  SmvProgress           *progress;
+#ifdef SMPROF_HAVE_S3_SOURCE
+  SmprofS3SourceOptions  s3_options;  /* from the settings, read on the main thread */
+  S3Report              *s3_report;   /* owned by the job's S3 source */
+#endif
 } OpenData;
 
 static void
@@ -100,15 +128,92 @@ s3_progress_cb (SmprofS3Source         *source,
                 const SmprofS3Progress *progress,
                 gpointer                user_data)
 {
-  SmvProgress *report = user_data;
+  S3Report *s3_report = user_data;
+  SmvProgress *report = s3_report->report;
   g_autofree char *text = NULL;
+  g_autofree char *fetched = NULL;
+  g_autofree char *wanted = NULL;
+  gboolean prefetching;
+  SmprofS3Progress base;
+  guint64 objects_wanted, done, bytes_done, bytes_wanted, all_done, base_done;
+  double fraction;
 
+  g_mutex_lock (&s3_report->lock);
+  prefetching = s3_report->prefetching;
+  base = s3_report->base;
+  g_mutex_unlock (&s3_report->lock);
+
+  /* The listing, then the timelines' few files: still "listing" */
+  if (!prefetching)
+    {
+      text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                           "Listing S3: %llu stats file found",
+                                           "Listing S3: %llu stats files found",
+                                           progress->objects_listed),
+                              (unsigned long long) progress->objects_listed);
+      smv_progress_report (report, -1, text);
+      return;
+    }
+
+  /* Bytes move the bar (files differ in size a lot); files from the cache
+   * count as done, so a second open fills it at once. */
+  all_done = progress->objects_fetched + progress->objects_cached + progress->objects_failed;
+  base_done = base.objects_fetched + base.objects_cached + base.objects_failed;
+  /* nothing asked yet, or a snapshot from before the prefetch */
+  if (progress->objects_wanted <= base.objects_wanted || all_done < base_done ||
+      progress->bytes_fetched + progress->bytes_cached < base.bytes_fetched + base.bytes_cached)
+    return;
+  objects_wanted = progress->objects_wanted - base.objects_wanted;
+  done = all_done - base_done;
+  bytes_wanted = progress->bytes_wanted - base.bytes_wanted;
+  bytes_done = (progress->bytes_fetched + progress->bytes_cached) - (base.bytes_fetched + base.bytes_cached);
+  if (bytes_wanted > 0)
+    fraction = (double) bytes_done / (double) bytes_wanted;
+  else
+    fraction = (double) done / (double) objects_wanted;
+  fetched = g_format_size (bytes_done);
+  wanted = g_format_size (bytes_wanted);
+  /* Translators: "Reading from S3: 12 of 80 stats files (1.2 MB of 9.6 MB)" */
   text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                       "Listing S3: %llu stats file found",
-                                       "Listing S3: %llu stats files found",
-                                       progress->objects_listed),
-                          (unsigned long long) progress->objects_listed);
-  smv_progress_report (report, -1, text);
+                                       "Reading from S3: %llu of %llu stats file (%s of %s)",
+                                       "Reading from S3: %llu of %llu stats files (%s of %s)",
+                                       objects_wanted),
+                          (unsigned long long) done, (unsigned long long) objects_wanted,
+                          fetched, wanted);
+  smv_progress_report (report, CLAMP (fraction, 0.0, 1.0), text);
+}
+
+/* The page first shows the whole job of the first profiler it has: read
+ * those files now, while the loading bar can show the downloads and Cancel
+ * stops them, not later behind the page's spinner. */
+static gboolean
+prefetch_first_profiler (SmprofJob     *job,
+                         S3Report      *s3_report,
+                         GCancellable  *cancellable,
+                         GError       **error)
+{
+  for (guint p = 0; p < SMPROF_N_PROFILERS; p++)
+    {
+      GPtrArray *records = smprof_job_get_records (job, p);
+      gboolean ok;
+
+      if (records->len == 0)
+        continue;
+
+      g_mutex_lock (&s3_report->lock);
+      smprof_s3_source_get_progress (SMPROF_S3_SOURCE (smprof_job_get_source (job)), &s3_report->base);
+      s3_report->prefetching = TRUE;
+      g_mutex_unlock (&s3_report->lock);
+
+      ok = smprof_job_load_stats (job, records, cancellable, error);
+
+      g_mutex_lock (&s3_report->lock);
+      s3_report->prefetching = FALSE;
+      g_mutex_unlock (&s3_report->lock);
+      return ok;
+    }
+
+  return TRUE;
 }
 #endif
 
@@ -126,12 +231,16 @@ create_job_source (OpenData  *open,
 #ifdef SMPROF_HAVE_S3_SOURCE
   {
     g_autofree char *uri = g_file_get_uri (open->location);
-    SmprofS3SourceOptions options = { 0 };
-    SmprofSource *source = smprof_s3_source_new (uri, &options, error);
+    SmprofSource *source = smprof_s3_source_new (uri, &open->s3_options, error);
 
     if (source != NULL)
-      smprof_s3_source_set_progress_func (SMPROF_S3_SOURCE (source), s3_progress_cb,
-                                          g_object_ref (open->progress), g_object_unref);
+      {
+        open->s3_report = g_new0 (S3Report, 1);
+        open->s3_report->report = g_object_ref (open->progress);
+        g_mutex_init (&open->s3_report->lock);
+        smprof_s3_source_set_progress_func (SMPROF_S3_SOURCE (source), s3_progress_cb,
+                                            open->s3_report, s3_report_free);
+      }
     return source;
   }
 #else
@@ -169,6 +278,22 @@ open_in_thread (GTask        *task,
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
+
+  /* Every step of every node, for the timeline; a job without a framework
+   * timeline reads nothing more. */
+  if (!smprof_job_load_step_events (job, cancellable, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+#ifdef SMPROF_HAVE_S3_SOURCE
+  if (SMPROF_IS_S3_SOURCE (job_source) && !prefetch_first_profiler (job, open->s3_report, cancellable, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+#endif
 
   if (g_task_return_error_if_cancelled (task))
     return;
@@ -210,6 +335,13 @@ smprof_sagemaker_source_open_async (SmvDataSource       *source,
   open = g_new0 (OpenData, 1);
   open->location = g_object_ref (location);
   open->progress = g_object_ref (progress);
+#ifdef SMPROF_HAVE_S3_SOURCE
+  {
+    g_autoptr(GSettings) s3_settings = smprof_ui_settings_new ("s3");
+
+    smprof_ui_settings_get_s3_options (s3_settings, &open->s3_options);
+  }
+#endif
   g_task_set_task_data (task, open, open_data_free);
 
   smv_progress_set_fraction (progress, 0.0);

@@ -8,25 +8,9 @@
 
 #include <math.h>
 
-#include "smprof-local-source.h"
+#include "core-test-util.h"
 #include "smprof-profile.h"
 #include "smprof-query.h"
-
-static SmprofJob *
-load_job (const char *name)
-{
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "real-smdebug", name, NULL);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(SmprofSource) source = smprof_local_source_new (path, &error);
-  SmprofJob *job;
-
-  g_assert_no_error (error);
-  job = smprof_job_new (source);
-  g_assert_true (smprof_job_load (job, NULL, &error));
-  g_assert_no_error (error);
-
-  return job;
-}
 
 /* Every node's children sum to at most its total, and self + children = total. */
 static void
@@ -51,7 +35,7 @@ assert_tree_consistent (SmprofCallTree *tree)
 static void
 test_per_interval (gconstpointer data)
 {
-  g_autoptr(SmprofJob) job = load_job (data);
+  g_autoptr(SmprofJob) job = core_test_load_job (data);
   GPtrArray *records = smprof_job_get_records (job, SMPROF_PROFILER_CPROFILE);
   double sum_of_differences = 0;
 
@@ -83,7 +67,7 @@ test_per_interval (gconstpointer data)
 static void
 test_whole_job (gconstpointer data)
 {
-  g_autoptr(SmprofJob) job = load_job (data);
+  g_autoptr(SmprofJob) job = core_test_load_job (data);
   GPtrArray *records = smprof_job_get_records (job, SMPROF_PROFILER_CPROFILE);
   SmprofNodeChoice all = { SMPROF_NODES_ALL, NULL };
   SmprofSelection everything = { .kind = SMPROF_SELECT_ALL };

@@ -10,40 +10,19 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "core-test-util.h"
 #include "smprof-aggregate.h"
 #include "smprof-export.h"
-#include "smprof-local-source.h"
 #include "smprof-query.h"
 
 static SmprofProfile *
 load_profile (const char     *job_name,
               SmprofProfiler  profiler)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "real-smdebug", job_name, NULL);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(SmprofSource) source = smprof_local_source_new (path, &error);
-  g_autoptr(SmprofJob) job = NULL;
-  g_autoptr(GPtrArray) selected = NULL;
-  g_autoptr(GPtrArray) loaded = NULL;
-  g_auto(GStrv) node_ids = NULL;
-  SmprofNodeChoice all_nodes = { SMPROF_NODES_ALL, NULL };
+  g_autoptr(SmprofJob) job = core_test_load_job (job_name);
   SmprofSelection everything = { .kind = SMPROF_SELECT_ALL };
-  GPtrArray *records;
 
-  g_assert_no_error (error);
-  job = smprof_job_new (source);
-  g_assert_true (smprof_job_load (job, NULL, &error));
-  g_assert_no_error (error);
-
-  records = smprof_job_get_records (job, profiler);
-  node_ids = smprof_node_choice_resolve (&all_nodes, records);
-  selected = smprof_select (records, (const char * const *) node_ids, &everything);
-  g_assert_true (smprof_job_load_stats (job, selected, NULL, &error));
-  g_assert_no_error (error);
-  loaded = smprof_aggregate_loaded (selected);
-  g_assert_cmpuint (loaded->len, >, 0);
-
-  return smprof_profile_new (job, profiler, (const char * const *) node_ids, loaded);
+  return core_test_profile_of (job, profiler, &everything);
 }
 
 static GBytes *

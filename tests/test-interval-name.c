@@ -100,6 +100,36 @@ test_reject_malformed (void)
     }
 }
 
+/* Names the allocation-free path leaves to the general one (a 19-digit step,
+ * an exponent), read the same way. */
+static void
+test_uncommon_spellings (void)
+{
+  SmprofIntervalName name;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (smprof_interval_name_parse ("train-007-stepstart-1.5e3_global-9223372036854775806-stepend-2E+3",
+                                             &name, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (name.start_mode, ==, SMPROF_MODE_TRAIN);
+  g_assert_cmpint (name.start_step, ==, 7);
+  g_assert_cmpint (name.start_phase, ==, SMPROF_PHASE_STEP_START);
+  g_assert_cmpfloat (name.start_time_us, ==, 1500.0);
+  g_assert_cmpint (name.end_mode, ==, SMPROF_MODE_GLOBAL);
+  g_assert_cmpint (name.end_step, ==, G_GINT64_CONSTANT (9223372036854775806));
+  g_assert_cmpint (name.end_phase, ==, SMPROF_PHASE_STEP_END);
+  g_assert_cmpfloat (name.end_time_us, ==, 2000.0);
+
+  g_assert_true (smprof_interval_name_parse ("prestepzero-*-start-1_posthookclose-*-end-2.", &name, &error));
+  g_assert_cmpint (name.start_step, ==, SMPROF_STEP_ANY_START);
+  g_assert_cmpint (name.end_step, ==, SMPROF_STEP_INFINITY);
+  g_assert_cmpfloat (name.end_time_us, ==, 2.0);
+
+  /* a negative exponent is a fifth field, for smdebug as here */
+  g_assert_false (smprof_interval_name_parse ("train-5-stepstart-1e-05_train-5-stepend-2.0", &name, &error));
+  g_assert_error (error, SMPROF_FORMAT_ERROR, SMPROF_FORMAT_ERROR_NAME);
+}
+
 static void
 test_round_trip (void)
 {
@@ -162,6 +192,7 @@ main (int   argc,
 
   g_test_add_func ("/interval-name/parse-real-names", test_parse_real_names);
   g_test_add_func ("/interval-name/reject-malformed", test_reject_malformed);
+  g_test_add_func ("/interval-name/uncommon-spellings", test_uncommon_spellings);
   g_test_add_func ("/interval-name/round-trip", test_round_trip);
   g_test_add_func ("/float/repr", test_float_repr);
 

@@ -29,6 +29,7 @@
 #include "smprof-timeline-private.h"
 #include "smv-source-registry.h"
 #include "smv-window.h"
+#include "page-test-util.h"
 #include "ui-test-util.h"
 #include "viewer-test-utils.h"
 
@@ -137,14 +138,18 @@ save_screenshot (GdkTexture *texture,
 static GdkTexture *
 render_window (SmvWindow *window)
 {
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (GTK_WIDGET (window));
+  g_autoptr(GdkPaintable) paintable = NULL;
   g_autoptr(GskRenderer) renderer = gsk_cairo_renderer_new ();
   g_autoptr(GskRenderNode) node = NULL;
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  int width = gdk_paintable_get_intrinsic_width (paintable);
-  int height = gdk_paintable_get_intrinsic_height (paintable);
+  GtkSnapshot *snapshot;
+  int width, height;
   GdkTexture *texture;
 
+  viewer_test_wait_transitions (GTK_WIDGET (window));
+  paintable = gtk_widget_paintable_new (GTK_WIDGET (window));
+  snapshot = gtk_snapshot_new ();
+  width = gdk_paintable_get_intrinsic_width (paintable);
+  height = gdk_paintable_get_intrinsic_height (paintable);
   g_assert_cmpint (width, >, 0);
   g_assert_cmpint (height, >, 0);
   gdk_paintable_snapshot (paintable, snapshot, width, height);
@@ -173,8 +178,7 @@ texture_origin (GtkWidget        *widget,
 }
 
 /* The colour a block of @mode shows; the block under the pointer is drawn
- * lighter (white at 0.3, 0.18 in dark mode), and Xvfb's pointer may well rest
- * on one when the window maps under it. */
+ * lighter (white at 0.3, 0.18 in dark mode). */
 static guint32
 mode_pixel (SmprofTimeline *timeline,
             SmprofMode      mode,
@@ -293,20 +297,6 @@ check_frames (SmprofFlameGraph *graph,
 
 /* ------------------------------------------------------------------------ */
 /* The core's and the command line's answers                                */
-
-static gboolean
-same_records (GPtrArray *a,
-              GPtrArray *b)
-{
-  if (a == NULL || b == NULL || a->len != b->len)
-    return FALSE;
-
-  for (guint i = 0; i < a->len; i++)
-    if (g_ptr_array_index (a, i) != g_ptr_array_index (b, i))
-      return FALSE;
-
-  return TRUE;
-}
 
 static SmprofProfile *
 core_profile (SmprofJob          *job,
@@ -437,7 +427,7 @@ drag_done (gpointer data)
   SmprofProfile *profile = smprof_job_page_get_profile (drag->page);
 
   return page_ready (drag->page) &&
-         same_records (smprof_job_page_get_selected_records (drag->page), drag->expected) &&
+         page_test_same_records (smprof_job_page_get_selected_records (drag->page), drag->expected) &&
          profile != NULL &&
          visible_view_profile (drag->page) == profile;
 }
@@ -560,14 +550,14 @@ test_drag_selection (void)
   drag_and_wait (page, overlap.start_us, overlap.end_us, expected);
 
   /* The timeline outlines those intervals, the page aggregated them. */
-  g_assert_true (same_records (smprof_timeline_get_selected_records (timeline), expected));
-  g_assert_true (same_records (smprof_job_page_get_selected_records (page), expected));
+  g_assert_true (page_test_same_records (smprof_timeline_get_selected_records (timeline), expected));
+  g_assert_true (page_test_same_records (smprof_job_page_get_selected_records (page), expected));
   g_assert_cmpint (smprof_job_page_get_preset (page), ==, SMPROF_JOB_PAGE_PRESET_NONE);
   g_assert_cmpint (smprof_job_page_get_selection (page)->kind, ==, SMPROF_SELECT_OVERLAP);
   g_assert_true (_smprof_job_page_used_range_index (page));
 
   shown = smprof_job_page_get_profile (page);
-  g_assert_true (same_records (smprof_profile_get_records (shown), expected));
+  g_assert_true (page_test_same_records (smprof_profile_get_records (shown), expected));
   core = core_profile (job, (const char * const *) all_nodes, expected);
   g_assert_cmpint (smprof_cprofile_profile_get_total_calls (smprof_profile_get_cprofile (shown)), ==,
                    smprof_cprofile_profile_get_total_calls (smprof_profile_get_cprofile (core)));
@@ -583,7 +573,7 @@ test_drag_selection (void)
 
   /* smdebug's by-time rule (start or end inside) picks the same intervals
    * here, so the command line answers the same question. */
-  if (same_records (smdebug_rule, expected))
+  if (page_test_same_records (smdebug_rule, expected))
     {
       gint64 calls;
       double total;
@@ -677,7 +667,7 @@ test_click_selection (void)
   g_ptr_array_add (one, g_ptr_array_index (records, 10));
   smprof_timeline_select_records (timeline, one);
   g_assert_true (viewer_test_wait (page_ready, page, 30000));
-  g_assert_true (same_records (smprof_job_page_get_selected_records (page), one));
+  g_assert_true (page_test_same_records (smprof_job_page_get_selected_records (page), one));
   g_assert_true (g_str_has_prefix (gtk_label_get_label (page->status_label), "1 interval · "));
 
   close_window (window);
@@ -713,15 +703,15 @@ test_page_to_timeline (void)
   expected = smprof_select (smprof_job_get_records (smprof_job_page_get_job (page), SMPROF_PROFILER_CPROFILE),
                             smprof_job_page_get_node_ids (page), &steps);
   g_assert_cmpuint (expected->len, >, 0);
-  g_assert_true (same_records (smprof_job_page_get_selected_records (page), expected));
-  g_assert_true (same_records (smprof_timeline_get_selected_records (timeline), expected));
+  g_assert_true (page_test_same_records (smprof_job_page_get_selected_records (page), expected));
+  g_assert_true (page_test_same_records (smprof_timeline_get_selected_records (timeline), expected));
   prefix = g_strdup_printf ("%u intervals · steps 3–5 · ", expected->len);
   g_assert_true (g_str_has_prefix (gtk_label_get_label (page->status_label), prefix));
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "job-page.preset", "i",
                                              SMPROF_JOB_PAGE_PRESET_FORWARD_PASSES));
   g_assert_true (viewer_test_wait (page_ready, page, 30000));
-  g_assert_true (same_records (smprof_timeline_get_selected_records (timeline),
+  g_assert_true (page_test_same_records (smprof_timeline_get_selected_records (timeline),
                                smprof_job_page_get_selected_records (page)));
   g_assert_cmpuint (smprof_job_page_get_selected_records (page)->len, >, 0);
 
@@ -731,7 +721,7 @@ test_page_to_timeline (void)
   g_assert_nonnull (smprof_timeline_get_visible_nodes (timeline));
   g_assert_true (g_strv_equal (smprof_timeline_get_visible_nodes (timeline), one_node));
   g_assert_cmpuint (timeline->rows->len, ==, 1);
-  g_assert_true (same_records (smprof_timeline_get_selected_records (timeline),
+  g_assert_true (page_test_same_records (smprof_timeline_get_selected_records (timeline),
                                smprof_job_page_get_selected_records (page)));
   for (guint i = 0; i < smprof_job_page_get_selected_records (page)->len; i++)
     g_assert_cmpstr (((SmprofRecord *) g_ptr_array_index (smprof_job_page_get_selected_records (page), i))->node_id,
@@ -746,7 +736,7 @@ test_page_to_timeline (void)
   g_assert_true (viewer_test_wait (page_ready, page, 30000));
   g_assert_null (smprof_timeline_get_visible_nodes (timeline));
   g_assert_cmpuint (timeline->rows->len, ==, 2);
-  g_assert_true (same_records (smprof_timeline_get_selected_records (timeline),
+  g_assert_true (page_test_same_records (smprof_timeline_get_selected_records (timeline),
                                smprof_job_page_get_selected_records (page)));
   g_assert_cmpuint (smprof_job_page_get_selected_records (page)->len, >=, 2);
 
@@ -783,41 +773,6 @@ test_page_to_timeline (void)
   close_window (window);
 }
 
-/* The class shortcut bound to @accelerator on @widget, activated as a key
- * press would. */
-static void
-press_shortcut (GtkWidget  *widget,
-                const char *accelerator)
-{
-  g_autoptr(GtkShortcutTrigger) wanted = gtk_shortcut_trigger_parse_string (accelerator);
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
-
-  g_assert_nonnull (wanted);
-
-  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-    {
-      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
-
-      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
-        continue;
-
-      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
-        {
-          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
-
-          if (gtk_shortcut_trigger_equal (gtk_shortcut_get_trigger (shortcut), wanted))
-            {
-              g_assert_true (gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut),
-                                                           GTK_SHORTCUT_ACTION_EXCLUSIVE, widget,
-                                                           gtk_shortcut_get_arguments (shortcut)));
-              return;
-            }
-        }
-    }
-
-  g_error ("no shortcut %s on %s", accelerator, G_OBJECT_TYPE_NAME (widget));
-}
-
 /* Everything by keyboard: Ctrl+1/2/3 switch views, Tab reaches every
  * control of the page; and the flame graph and timeline in the page draw
  * the expected colours. Screenshots for the README (before the Tab walk,
@@ -832,8 +787,8 @@ test_keyboard_and_colours (void)
   g_autoptr(GHashTable) reached = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GdkTexture) texture = NULL;
   const char *must_reach[] = {
-    "node-selector", "export-button", "presets", "first-step", "zoom-out", "zoom-in", "zoom-fit",
-    "align-by-step", "timeline", "function-table",
+    "node-selector", "node-chooser-button", "export-button", "presets", "first-step", "start-mode", "end-mode",
+    "zoom-out", "zoom-in", "zoom-fit", "align-by-step", "timeline", "function-table",
   };
   double origin, span = 0;
   GPtrArray *records;
@@ -844,15 +799,15 @@ test_keyboard_and_colours (void)
   window = open_job ("pt-cprofile", &page);
   timeline = smprof_job_page_get_timeline (page);
 
-  press_shortcut (GTK_WIDGET (page), "<Control>2");
+  page_test_press_shortcut (GTK_WIDGET (page), "<Control>2");
   g_assert_cmpstr (gtk_stack_get_visible_child_name (page->views_stack), ==, "call-tree");
-  press_shortcut (GTK_WIDGET (page), "<Control>1");
+  page_test_press_shortcut (GTK_WIDGET (page), "<Control>1");
   g_assert_cmpstr (gtk_stack_get_visible_child_name (page->views_stack), ==, "functions");
 
   /* Ctrl+3: the flame graph, drawn in its functions' colours; the timeline
    * (nothing selected: the whole job) in its modes' colours, alone and in
    * the window. */
-  press_shortcut (GTK_WIDGET (page), "<Control>3");
+  page_test_press_shortcut (GTK_WIDGET (page), "<Control>3");
   g_assert_cmpstr (gtk_stack_get_visible_child_name (page->views_stack), ==, "flame-graph");
   ui_test_settle ();
   graph = smprof_flame_graph_view_get_flame_graph (page->flame_graph_view);
@@ -884,13 +839,13 @@ test_keyboard_and_colours (void)
   g_assert_true (viewer_test_wait (page_ready, page, 30000));
   gtk_widget_grab_focus (GTK_WIDGET (timeline));
 
-  press_shortcut (GTK_WIDGET (page), "<Control>1");
+  page_test_press_shortcut (GTK_WIDGET (page), "<Control>1");
   ui_test_settle ();
   texture = render_window (window);
   save_screenshot (texture, "viewer-functions.png");
   g_clear_object (&texture);
 
-  press_shortcut (GTK_WIDGET (page), "<Control>3");
+  page_test_press_shortcut (GTK_WIDGET (page), "<Control>3");
   ui_test_settle ();
   g_assert_true (smprof_flame_graph_get_profile (graph) == smprof_job_page_get_profile (page));
   texture = render_window (window);
@@ -901,7 +856,7 @@ test_keyboard_and_colours (void)
 
   /* Tab from the top of the window to the views (in GTK 4.8 a list then
    * takes Tab row by row). */
-  press_shortcut (GTK_WIDGET (page), "<Control>1");
+  page_test_press_shortcut (GTK_WIDGET (page), "<Control>1");
   gtk_root_set_focus (GTK_ROOT (window), NULL);
   for (guint i = 0; i < 200; i++)
     {
@@ -923,10 +878,10 @@ test_keyboard_and_colours (void)
       g_error ("Tab never reaches %s", must_reach[i]);
 
   /* Tab through the presets selected them one after another (a sidebar
-   * follows the keyboard): the last one is the step range. Alt+1: the
+   * follows the keyboard): the last one is the mode pair. Alt+1: the
    * whole job again. */
-  g_assert_cmpint (smprof_job_page_get_preset (page), ==, SMPROF_JOB_PAGE_PRESET_STEPS);
-  press_shortcut (GTK_WIDGET (page), "<Alt>1");
+  g_assert_cmpint (smprof_job_page_get_preset (page), ==, SMPROF_JOB_PAGE_PRESET_BETWEEN_MODES);
+  page_test_press_shortcut (GTK_WIDGET (page), "<Alt>1");
   g_assert_cmpint (smprof_job_page_get_preset (page), ==, SMPROF_JOB_PAGE_PRESET_WHOLE_JOB);
   g_assert_true (viewer_test_wait (page_ready, page, 30000));
   g_assert_null (smprof_timeline_get_selection (timeline));
@@ -1157,6 +1112,130 @@ test_export (void)
   close_window (window);
 }
 
+static void
+report_done_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  GError **error = user_data;
+
+  smprof_job_page_export_report_finish (SMPROF_JOB_PAGE (object), result, error);
+  g_object_set_data (object, "test-export-done", GINT_TO_POINTER (1));
+}
+
+static void
+write_report (SmprofJobPage *page,
+              const char    *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+
+  g_object_set_data (G_OBJECT (page), "test-export-done", NULL);
+  smprof_job_page_export_report_async (page, file, NULL, report_done_cb, &error);
+  g_assert_true (viewer_test_wait (export_done, page, 60000));
+  g_assert_no_error (error);
+}
+
+static char *
+read_file (const char *dir,
+           const char *name)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autoptr(GError) error = NULL;
+  char *contents = NULL;
+
+  g_assert_true (g_file_get_contents (path, &contents, NULL, &error));
+  g_assert_no_error (error);
+
+  return contents;
+}
+
+/* Export > Report: a dialog suggesting a page named from the selection;
+ * the report of the selection shown, as a folder whose function table is the
+ * page's CSV export and whose summary names the job, node and selection, and
+ * as one HTML page with the flame graph inline. */
+static void
+test_export_report (void)
+{
+  SmprofJobPage *page;
+  SmvWindow *window;
+  GtkWidget *dialog;
+  g_autofree char *dir = g_build_filename (g_getenv ("G_TEST_BUILDDIR"), "job-page-report", NULL);
+  g_autofree char *folder = g_build_filename (dir, "report", NULL);
+  g_autofree char *html_path = g_build_filename (dir, "report.html", NULL);
+  g_autofree char *csv_path = g_build_filename (dir, "functions.csv", NULL);
+  g_autoptr(GFile) csv_file = g_file_new_for_path (csv_path);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *description = NULL;
+  g_autofree char *summary = NULL;
+  g_autofree char *functions = NULL;
+  g_autofree char *csv = NULL;
+  g_autofree char *steps = NULL;
+  g_autofree char *html = NULL;
+
+  VIEWER_TEST_REQUIRE_DISPLAY ();
+
+  g_mkdir_with_parents (dir, 0755);
+  window = open_job ("pt-cprofile", &page);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (viewer_test_find (GTK_WIDGET (page), "node-selector")), 1);
+  smprof_job_page_set_step_range (page, 3, 5);
+  g_assert_true (viewer_test_wait (page_ready, page, 30000));
+  description = smprof_job_page_dup_selection_description (page);
+
+  g_assert_true (probe_sensitive (page, "job-page.export-report"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "job-page.export-report", NULL));
+  g_assert_true (viewer_test_wait (has_file_chooser, NULL, 10000));
+  dialog = find_file_chooser ();
+  {
+    g_autofree char *name = gtk_file_chooser_get_current_name (GTK_FILE_CHOOSER (dialog));
+
+    g_assert_cmpstr (name, ==, "pt-cprofile-steps-3-5-0-algo-1-report.html");
+  }
+  gtk_native_dialog_hide (GTK_NATIVE_DIALOG (page->report_dialog));
+  g_signal_emit_by_name (page->report_dialog, "response", GTK_RESPONSE_CANCEL);
+  g_assert_null (page->report_dialog);
+
+  /* A folder. */
+  write_report (page, folder);
+  summary = read_file (folder, "README.md");
+  g_assert_nonnull (strstr (summary, "pt-cprofile"));
+  g_assert_nonnull (strstr (summary, "0-algo-1"));
+  g_assert_nonnull (strstr (summary, description));
+  g_assert_null (strstr (summary, "1-algo-2"));
+  smprof_job_page_export_async (page, SMPROF_EXPORT_CSV, csv_file, NULL, export_done_cb, &error);
+  g_object_set_data (G_OBJECT (page), "test-export-done", NULL);
+  g_assert_true (viewer_test_wait (export_done, page, 30000));
+  g_assert_no_error (error);
+  functions = read_file (folder, "functions.csv");
+  csv = read_file (dir, "functions.csv");
+  g_assert_cmpstr (functions, ==, csv);
+  /* one row per step of the selection: train steps 3, 4 and 5 of the node */
+  steps = read_file (folder, "steps.csv");
+  {
+    g_auto(GStrv) lines = g_strsplit (steps, "\n", -1);
+
+    g_assert_cmpuint (g_strv_length (lines), ==, 5);   /* header, 3 steps, "" */
+    g_assert_true (g_str_has_prefix (lines[1], "0-algo-1,train,3,"));
+    g_assert_true (g_str_has_prefix (lines[2], "0-algo-1,train,4,"));
+    g_assert_true (g_str_has_prefix (lines[3], "0-algo-1,train,5,"));
+    g_assert_cmpstr (lines[4], ==, "");
+  }
+  {
+    g_autofree char *svg = read_file (folder, "flame-graph.svg");
+
+    g_assert_nonnull (strstr (svg, "<svg"));
+  }
+
+  /* One page. */
+  write_report (page, html_path);
+  html = read_file (dir, "report.html");
+  g_assert_true (g_str_has_prefix (html, "<!DOCTYPE html>"));
+  g_assert_nonnull (strstr (html, "<svg"));
+  g_assert_nonnull (strstr (html, "0-algo-1"));
+
+  close_window (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1178,6 +1257,7 @@ main (int   argc,
   g_test_add_func ("/job-page/page-to-timeline", test_page_to_timeline);
   g_test_add_func ("/job-page/keyboard-and-colours", test_keyboard_and_colours);
   g_test_add_func ("/job-page/export", test_export);
+  g_test_add_func ("/job-page/export-report", test_export_report);
 
   status = g_test_run ();
   g_clear_object (&registry);

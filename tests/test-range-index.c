@@ -12,8 +12,8 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include "core-test-util.h"
 #include "smprof-aggregate.h"
-#include "smprof-local-source.h"
 #include "smprof-query.h"
 #include "smprof-range-index-private.h"
 
@@ -26,29 +26,6 @@ static const struct { guint stride; guint cold_max; } tunings[] = {
   { 7, 2 },
   { 0, 4 },
 };
-
-static SmprofJob *
-open_job (const char *path)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(SmprofSource) source = smprof_local_source_new (path, &error);
-  SmprofJob *job;
-
-  g_assert_no_error (error);
-  job = smprof_job_new (source);
-  smprof_job_load (job, NULL, &error);
-  g_assert_no_error (error);
-
-  return job;
-}
-
-static SmprofJob *
-open_test_job (const char *name)
-{
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "real-smdebug", name, NULL);
-
-  return open_job (path);
-}
 
 static const SmprofCallerStat *
 find_caller (const SmprofProfileEntry *entry,
@@ -249,7 +226,7 @@ test_real_jobs (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
-      g_autoptr(SmprofJob) job = open_test_job (names[i]);
+      g_autoptr(SmprofJob) job = core_test_load_job (names[i]);
 
       check_ranges (job, 24);
     }
@@ -260,7 +237,7 @@ test_real_jobs (void)
 static void
 test_short_ranges_exact (void)
 {
-  g_autoptr(SmprofJob) job = open_test_job ("pt-cprofile");
+  g_autoptr(SmprofJob) job = core_test_load_job ("pt-cprofile");
   g_auto(GStrv) all = smprof_job_dup_node_ids (job, SMPROF_PROFILER_CPROFILE);
   g_autoptr(GError) error = NULL;
   g_autoptr(SmprofRangeIndex) index = NULL;
@@ -293,7 +270,7 @@ make_overlapping_job (void)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *source = g_test_build_filename (G_TEST_DIST, "data", "real-smdebug", "pt-cprofile", NULL);
-  g_autoptr(SmprofJob) real = open_job (source);
+  g_autoptr(SmprofJob) real = core_test_load_job_at (source);
   GPtrArray *records = smprof_job_get_records (real, SMPROF_PROFILER_CPROFILE);
   char *root = g_dir_make_tmp ("smprof-range-XXXXXX", &error);
 
@@ -325,32 +302,15 @@ make_overlapping_job (void)
 }
 
 static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  if (dir != NULL)
-    while ((name = g_dir_read_name (dir)) != NULL)
-      {
-        g_autofree char *child = g_build_filename (path, name, NULL);
-
-        remove_tree (child);
-      }
-
-  g_remove (path);
-}
-
-static void
 test_overlapping_intervals (void)
 {
   g_autofree char *root = make_overlapping_job ();
-  g_autoptr(SmprofJob) job = open_job (root);
+  g_autoptr(SmprofJob) job = core_test_load_job_at (root);
 
   check_ranges (job, 40);
 
   g_clear_object (&job);
-  remove_tree (root);
+  core_test_remove_tree (root);
 }
 
 static void
@@ -380,7 +340,7 @@ on_profile (GObject      *object,
 static void
 test_async (void)
 {
-  g_autoptr(SmprofJob) job = open_test_job ("tf-cprofile");
+  g_autoptr(SmprofJob) job = core_test_load_job ("tf-cprofile");
   g_autoptr(SmprofRangeIndex) index = NULL;
   g_autoptr(SmprofProfile) profile = NULL;
   g_auto(GStrv) all = smprof_job_dup_node_ids (job, SMPROF_PROFILER_CPROFILE);
@@ -408,7 +368,7 @@ test_async (void)
 static void
 test_pyinstrument_unsupported (void)
 {
-  g_autoptr(SmprofJob) job = open_test_job ("pt-pyinstrument");
+  g_autoptr(SmprofJob) job = core_test_load_job ("pt-pyinstrument");
   g_autoptr(GError) error = NULL;
   g_autoptr(SmprofRangeIndex) index = NULL;
 

@@ -1,6 +1,6 @@
 /* test-s3-source.c: SmprofS3Source and the job loader over a small in-memory
- * S3 on a loopback server (ListObjectsV2 with prefixes, delimiters and
- * pages), filled with a real job from tests/data
+ * S3 on a loopback server (s3-fake-bucket.c: ListObjectsV2 with prefixes,
+ * delimiters and pages), filled with a real job from tests/data
  *
  * SPDX-FileCopyrightText: 2026 The smprof authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -11,7 +11,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-#include "s3-fake-server.h"
+#include "s3-fake-bucket.h"
 #include "smprof-job.h"
 #include "smprof-local-source.h"
 #include "smprof-s3-source.h"
@@ -21,186 +21,7 @@
 
 typedef struct
 {
-  GMutex      lock;
-  GTree      *objects;       /* key -> GBytes */
-  GHashTable *failing;       /* keys that always answer 500 */
-  guint       n_lists;
-  guint       n_gets;
-  GHashTable *gets;          /* key -> count */
-} Bucket;
-
-static void
-append_escaped (GString    *out,
-                const char *text)
-{
-  g_autofree char *escaped = g_uri_escape_string (text, "/", FALSE);
-  g_autofree char *xml = g_markup_escape_text (escaped, -1);
-
-  g_string_append (out, xml);
-}
-
-static void
-list_objects (Bucket            *bucket,
-              SoupServerMessage *message,
-              GHashTable        *params)
-{
-  const char *prefix = g_hash_table_lookup (params, "prefix");
-  const char *delimiter = g_hash_table_lookup (params, "delimiter");
-  const char *token = g_hash_table_lookup (params, "continuation-token");
-  const char *max_text = g_hash_table_lookup (params, "max-keys");
-  guint max = max_text != NULL ? (guint) g_ascii_strtoull (max_text, NULL, 10) : PAGE_SIZE;
-  guint start = token != NULL ? (guint) g_ascii_strtoull (token, NULL, 10) : 0;
-  g_autoptr(GPtrArray) keys = g_ptr_array_new ();
-  g_autoptr(GString) out = g_string_new ("<?xml version=\"1.0\"?><ListBucketResult>");
-  g_autofree char *last_prefix = NULL;
-  guint count = 0;
-  guint i;
-
-  if (prefix == NULL)
-    prefix = "";
-
-  {
-    GTreeNode *node;
-
-    for (node = g_tree_node_first (bucket->objects); node != NULL; node = g_tree_node_next (node))
-      if (g_str_has_prefix (g_tree_node_key (node), prefix))
-        g_ptr_array_add (keys, g_tree_node_key (node));
-  }
-
-  for (i = start; i < keys->len && count < max; i++)
-    {
-      const char *key = g_ptr_array_index (keys, i);
-      const char *rest = key + strlen (prefix);
-      const char *cut = delimiter != NULL ? strstr (rest, delimiter) : NULL;
-
-      if (cut != NULL)
-        {
-          g_autofree char *common = g_strndup (key, cut + strlen (delimiter) - key);
-
-          if (g_strcmp0 (common, last_prefix) != 0)
-            {
-              g_string_append (out, "<CommonPrefixes><Prefix>");
-              append_escaped (out, common);
-              g_string_append (out, "</Prefix></CommonPrefixes>");
-              g_free (last_prefix);
-              last_prefix = g_steal_pointer (&common);
-              count++;
-            }
-          continue;
-        }
-
-      g_string_append (out, "<Contents><Key>");
-      append_escaped (out, key);
-      g_string_append_printf (out, "</Key><Size>%" G_GSIZE_FORMAT "</Size><ETag>&quot;%u&quot;</ETag></Contents>",
-                              g_bytes_get_size (g_tree_lookup (bucket->objects, key)),
-                              g_bytes_hash (g_tree_lookup (bucket->objects, key)));
-      count++;
-    }
-
-  /* a common prefix's other keys belong to this page */
-  while (i < keys->len && last_prefix != NULL && g_str_has_prefix (g_ptr_array_index (keys, i), last_prefix))
-    i++;
-
-  if (i < keys->len)
-    g_string_append_printf (out, "<IsTruncated>true</IsTruncated><NextContinuationToken>%u</NextContinuationToken>", i);
-  else
-    g_string_append (out, "<IsTruncated>false</IsTruncated>");
-  g_string_append (out, "<EncodingType>url</EncodingType></ListBucketResult>");
-
-  fake_server_respond (message, 200, out->str);
-}
-
-static void
-bucket_handler (SoupServerMessage *message,
-                const char        *path,
-                gpointer           user_data)
-{
-  Bucket *bucket = user_data;
-  GUri *uri = soup_server_message_get_uri (message);
-  const char *query = g_uri_get_query (uri);
-  g_autoptr(GHashTable) params = NULL;
-  g_autofree char *key = NULL;
-  GBytes *bytes;
-
-  params = query != NULL ? g_uri_parse_params (query, -1, "&", G_URI_PARAMS_NONE, NULL)
-                         : g_hash_table_new (g_str_hash, g_str_equal);
-
-  if (strcmp (path, "/bucket") == 0 && g_hash_table_contains (params, "list-type"))
-    {
-      g_mutex_lock (&bucket->lock);
-      bucket->n_lists++;
-      list_objects (bucket, message, params);
-      g_mutex_unlock (&bucket->lock);
-      return;
-    }
-
-  if (!g_str_has_prefix (path, "/bucket/"))
-    {
-      fake_server_respond (message, 404, "<Error><Code>NoSuchBucket</Code></Error>");
-      return;
-    }
-
-  key = g_strdup (path + strlen ("/bucket/"));
-  g_mutex_lock (&bucket->lock);
-  bucket->n_gets++;
-  g_hash_table_replace (bucket->gets, g_strdup (key),
-                        GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (bucket->gets, key)) + 1));
-  bytes = g_tree_lookup (bucket->objects, key);
-  if (g_hash_table_contains (bucket->failing, key))
-    fake_server_respond (message, 500, "<Error><Code>InternalError</Code></Error>");
-  else if (bytes == NULL)
-    fake_server_respond (message, 404, "<Error><Code>NoSuchKey</Code></Error>");
-  else
-    {
-      g_autofree char *etag = g_strdup_printf ("\"%u\"", g_bytes_hash (bytes));
-
-      soup_message_headers_replace (soup_server_message_get_response_headers (message), "ETag", etag);
-      soup_server_message_set_status (message, 200, NULL);
-      soup_server_message_set_response (message, "application/octet-stream", SOUP_MEMORY_COPY,
-                                        g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
-    }
-  g_mutex_unlock (&bucket->lock);
-}
-
-static int
-compare_keys (gconstpointer a,
-              gconstpointer b,
-              gpointer      user_data)
-{
-  return strcmp (a, b);
-}
-
-static void
-add_tree (Bucket     *bucket,
-          const char *folder,
-          const char *prefix)
-{
-  g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
-  const char *name;
-
-  g_assert_nonnull (dir);
-  while ((name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (folder, name, NULL);
-      g_autofree char *key = g_strconcat (prefix, "/", name, NULL);
-
-      if (g_file_test (path, G_FILE_TEST_IS_DIR))
-        add_tree (bucket, path, key);
-      else
-        {
-          char *contents = NULL;
-          gsize length = 0;
-
-          g_assert_true (g_file_get_contents (path, &contents, &length, NULL));
-          g_tree_insert (bucket->objects, g_steal_pointer (&key), g_bytes_new_take (contents, length));
-        }
-    }
-}
-
-typedef struct
-{
-  Bucket      bucket;
-  FakeServer *server;
+  FakeBucket *bucket;
   char       *local;   /* the same job on disk */
   char       *home;
   char       *cache;
@@ -213,17 +34,10 @@ fixture_set_up (Fixture       *fixture,
   g_autofree char *url = NULL;
   g_autofree char *framework = NULL;
 
-  g_mutex_init (&fixture->bucket.lock);
-  fixture->bucket.objects = g_tree_new_full (compare_keys, NULL, g_free, (GDestroyNotify) g_bytes_unref);
-  fixture->bucket.failing = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  fixture->bucket.gets = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-
   fixture->local = g_test_build_filename (G_TEST_DIST, "data", "real-smdebug", "pt-cprofile", NULL);
   framework = g_build_filename (fixture->local, "framework", NULL);
-  add_tree (&fixture->bucket, framework, ROOT "/framework");
-
-  fixture->server = fake_server_new (bucket_handler, &fixture->bucket);
-  url = fake_server_dup_url (fixture->server);
+  fixture->bucket = fake_bucket_new_from_folder (ROOT "/framework", framework, PAGE_SIZE);
+  url = fake_bucket_dup_url (fixture->bucket);
 
   fixture->home = g_dir_make_tmp ("smprof-s3-home-XXXXXX", NULL);
   fixture->cache = g_build_filename (fixture->home, "cache", NULL);
@@ -261,11 +75,7 @@ static void
 fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
-  g_clear_pointer (&fixture->server, fake_server_free);
-  g_tree_unref (fixture->bucket.objects);
-  g_hash_table_unref (fixture->bucket.failing);
-  g_hash_table_unref (fixture->bucket.gets);
-  g_mutex_clear (&fixture->bucket.lock);
+  g_clear_pointer (&fixture->bucket, fake_bucket_free);
   remove_tree (fixture->home);
   g_free (fixture->home);
   g_free (fixture->cache);
@@ -330,7 +140,7 @@ test_open_and_load (Fixture       *fixture,
       g_assert_cmpstr (a->node_id, ==, b->node_id);
     }
 
-  g_assert_cmpuint (fixture->bucket.n_gets, ==, 0);
+  g_assert_cmpuint (fake_bucket_get_n_gets (fixture->bucket), ==, 0);
   g_assert_true (smprof_job_load_stats (job, records, NULL, NULL));
   for (guint i = 0; i < records->len; i++)
     {
@@ -339,7 +149,7 @@ test_open_and_load (Fixture       *fixture,
       g_assert_false (record->failed);
       g_assert_nonnull (record->pstats);
     }
-  g_assert_cmpuint (fixture->bucket.n_gets, ==, records->len);
+  g_assert_cmpuint (fake_bucket_get_n_gets (fixture->bucket), ==, records->len);
 
   problems = smprof_job_dup_problems (job);
   g_assert_cmpuint (problems->len, ==, 0);
@@ -370,7 +180,7 @@ test_failing_key (Fixture       *fixture,
   g_autofree char *key = g_strconcat (ROOT "/", victim->path, NULL);
   SmprofS3Progress progress;
 
-  g_hash_table_add (fixture->bucket.failing, g_strdup (key));
+  fake_bucket_add_failing_key (fixture->bucket, key);
   g_assert_true (smprof_job_load_stats (job, records, NULL, NULL));
 
   for (guint i = 0; i < records->len; i++)
@@ -379,7 +189,7 @@ test_failing_key (Fixture       *fixture,
 
       g_assert_cmpint (record->failed, ==, record == victim);
     }
-  g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (fixture->bucket.gets, key)), ==, 2);
+  g_assert_cmpuint (fake_bucket_get_key_gets (fixture->bucket, key), ==, 2);
 
   problems = smprof_job_dup_problems (job);
   g_assert_cmpuint (problems->len, ==, 1);
@@ -471,8 +281,8 @@ test_cache (Fixture       *fixture,
 
     g_assert_true (smprof_job_load_stats (job, smprof_job_get_records (job, SMPROF_PROFILER_CPROFILE), NULL, NULL));
   }
-  n_lists = fixture->bucket.n_lists;
-  n_gets = fixture->bucket.n_gets;
+  n_lists = fake_bucket_get_n_lists (fixture->bucket);
+  n_gets = fake_bucket_get_n_gets (fixture->bucket);
   g_assert_cmpuint (n_gets, >, 0);
 
   {
@@ -482,8 +292,8 @@ test_cache (Fixture       *fixture,
     SmprofS3Progress progress;
 
     g_assert_true (smprof_job_load_stats (job, records, NULL, NULL));
-    g_assert_cmpuint (fixture->bucket.n_lists, ==, n_lists);
-    g_assert_cmpuint (fixture->bucket.n_gets, ==, n_gets);
+    g_assert_cmpuint (fake_bucket_get_n_lists (fixture->bucket), ==, n_lists);
+    g_assert_cmpuint (fake_bucket_get_n_gets (fixture->bucket), ==, n_gets);
     smprof_s3_source_get_progress (SMPROF_S3_SOURCE (source), &progress);
     g_assert_true (progress.listing_from_cache);
     g_assert_cmpuint (progress.objects_cached, ==, records->len);
@@ -491,7 +301,7 @@ test_cache (Fixture       *fixture,
     smprof_s3_source_set_refresh (SMPROF_S3_SOURCE (source), TRUE);
     g_clear_object (&job);
     job = load_job (source);
-    g_assert_cmpuint (fixture->bucket.n_lists, >, n_lists);
+    g_assert_cmpuint (fake_bucket_get_n_lists (fixture->bucket), >, n_lists);
   }
 }
 
@@ -544,6 +354,50 @@ test_bad_uris (void)
     }
 }
 
+/* The framework timelines are listed with the job and fetched only when
+ * asked: one GET each, the same steps as the local copy, no problem. */
+static void
+test_step_events (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  SmprofS3SourceOptions options = { .no_cache = TRUE, .max_connections = 4 };
+  g_autoptr(SmprofSource) source = open_s3 ("s3://bucket/" ROOT, &options);
+  g_autoptr(SmprofSource) local_source = smprof_local_source_new (fixture->local, NULL);
+  g_autoptr(SmprofJob) job = load_job (source);
+  g_autoptr(SmprofJob) local = load_job (local_source);
+  g_autoptr(GPtrArray) problems = NULL;
+  g_auto(GStrv) nodes = smprof_job_dup_node_ids (job, SMPROF_PROFILER_CPROFILE);
+
+  g_assert_cmpuint (fake_bucket_get_n_gets (fixture->bucket), ==, 0);
+  g_assert_true (smprof_job_load_step_events (job, NULL, NULL));
+  g_assert_true (smprof_job_load_step_events (local, NULL, NULL));
+  g_assert_cmpuint (fake_bucket_get_n_gets (fixture->bucket), ==, 2);
+
+  problems = smprof_job_dup_problems (job);
+  g_assert_cmpuint (problems->len, ==, 0);
+
+  g_assert_cmpuint (g_strv_length (nodes), ==, 2);
+  for (guint n = 0; nodes[n] != NULL; n++)
+    {
+      GArray *events = smprof_job_get_step_events (job, nodes[n]);
+      GArray *local_events = smprof_job_get_step_events (local, nodes[n]);
+
+      g_assert_nonnull (events);
+      g_assert_nonnull (local_events);
+      g_assert_cmpuint (events->len, ==, local_events->len);
+      for (guint i = 0; i < events->len; i++)
+        {
+          const SmprofStepEvent *a = &g_array_index (events, SmprofStepEvent, i);
+          const SmprofStepEvent *b = &g_array_index (local_events, SmprofStepEvent, i);
+
+          g_assert_cmpint (a->mode, ==, b->mode);
+          g_assert_cmpint (a->step, ==, b->step);
+          g_assert_cmpfloat (a->start_us, ==, b->start_us);
+          g_assert_cmpfloat (a->end_us, ==, b->end_us);
+        }
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -557,6 +411,7 @@ main (int   argc,
   ADD ("/s3-source/cache", test_cache);
   ADD ("/s3-source/deeper-prefix", test_deeper_prefix);
   ADD ("/s3-source/not-a-job", test_not_a_job);
+  ADD ("/s3-source/step-events", test_step_events);
 #undef ADD
   g_test_add_func ("/s3-source/bad-uris", test_bad_uris);
 

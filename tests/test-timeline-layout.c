@@ -7,27 +7,11 @@
 #include <math.h>
 #include <string.h>
 
+#include "core-test-util.h"
 #include "smprof-job.h"
-#include "smprof-local-source.h"
 #include "smprof-query.h"
 #include "smprof-timeline-layout.h"
 #include "smprof-timeline-ruler.h"
-
-static SmprofJob *
-load_job (const char *name)
-{
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "real-smdebug", name, NULL);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(SmprofSource) source = smprof_local_source_new (path, &error);
-  SmprofJob *job;
-
-  g_assert_no_error (error);
-  job = smprof_job_new (source);
-  g_assert_true (smprof_job_load (job, NULL, &error));
-  g_assert_no_error (error);
-
-  return job;
-}
 
 static const SmprofRecord *
 find_record (GPtrArray  *records,
@@ -58,7 +42,7 @@ assert_same_records (GPtrArray *a,
 static void
 test_layout_basics (void)
 {
-  g_autoptr(SmprofJob) job = load_job ("pt-cprofile");
+  g_autoptr(SmprofJob) job = core_test_load_job ("pt-cprofile");
   GPtrArray *records = smprof_job_get_records (job, SMPROF_PROFILER_CPROFILE);
   g_autoptr(SmprofTimelineLayout) layout = smprof_timeline_layout_new (records);
   double origin = INFINITY;
@@ -110,7 +94,7 @@ test_layout_basics (void)
 static void
 test_drag_is_overlap (void)
 {
-  g_autoptr(SmprofJob) job = load_job ("pt-cprofile");
+  g_autoptr(SmprofJob) job = core_test_load_job ("pt-cprofile");
   GPtrArray *records = smprof_job_get_records (job, SMPROF_PROFILER_CPROFILE);
   g_autoptr(SmprofTimelineLayout) layout = smprof_timeline_layout_new (records);
   g_autoptr(GRand) rand = g_rand_new_with_seed (20261129);
@@ -184,7 +168,7 @@ test_drag_is_overlap (void)
 static void
 test_range_inside_interval (void)
 {
-  g_autoptr(SmprofJob) job = load_job ("pt-cprofile");
+  g_autoptr(SmprofJob) job = core_test_load_job ("pt-cprofile");
   GPtrArray *records = smprof_job_get_records (job, SMPROF_PROFILER_CPROFILE);
   g_autoptr(SmprofTimelineLayout) layout = smprof_timeline_layout_new (records);
 
@@ -219,7 +203,7 @@ test_range_inside_interval (void)
 static void
 test_hit (void)
 {
-  g_autoptr(SmprofJob) job = load_job ("tf-cprofile");
+  g_autoptr(SmprofJob) job = core_test_load_job ("tf-cprofile");
   GPtrArray *records = smprof_job_get_records (job, SMPROF_PROFILER_CPROFILE);
   g_autoptr(SmprofTimelineLayout) layout = smprof_timeline_layout_new (records);
   const SmprofTimelineItem *items;
@@ -257,7 +241,7 @@ test_hit (void)
 static void
 test_step_axis_pytorch (void)
 {
-  g_autoptr(SmprofJob) job = load_job ("pt-cprofile");
+  g_autoptr(SmprofJob) job = core_test_load_job ("pt-cprofile");
   GPtrArray *records = smprof_job_get_records (job, SMPROF_PROFILER_CPROFILE);
   g_autoptr(SmprofTimelineLayout) layout = smprof_timeline_layout_new (records);
   double start, end;
@@ -310,7 +294,7 @@ test_step_axis_pytorch (void)
 static void
 test_step_axis_tensorflow (void)
 {
-  g_autoptr(SmprofJob) job = load_job ("tf-cprofile");
+  g_autoptr(SmprofJob) job = core_test_load_job ("tf-cprofile");
   GPtrArray *records = smprof_job_get_records (job, SMPROF_PROFILER_CPROFILE);
   g_autoptr(SmprofTimelineLayout) layout = smprof_timeline_layout_new (records);
   const char *expected[] = {

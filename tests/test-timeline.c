@@ -10,30 +10,14 @@
 #include <math.h>
 #include <string.h>
 
+#include "core-test-util.h"
 #include "smprof-job.h"
-#include "smprof-local-source.h"
 #include "smprof-query.h"
 #include "smprof-timeline-private.h"
 #include "ui-test-util.h"
 
 #define WIDTH  1200
 #define HEIGHT 190
-
-static SmprofJob *
-load_job (const char *name)
-{
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "real-smdebug", name, NULL);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(SmprofSource) source = smprof_local_source_new (path, &error);
-  SmprofJob *job;
-
-  g_assert_no_error (error);
-  job = smprof_job_new (source);
-  g_assert_true (smprof_job_load (job, NULL, &error));
-  g_assert_no_error (error);
-
-  return job;
-}
 
 static SmprofTimeline *
 present_timeline (SmprofJob  *job,
@@ -144,7 +128,7 @@ check_blocks (SmprofTimeline *self,
 static void
 test_render_pytorch (void)
 {
-  g_autoptr(SmprofJob) job = load_job ("pt-cprofile");
+  g_autoptr(SmprofJob) job = core_test_load_job ("pt-cprofile");
   GtkWidget *window;
   SmprofTimeline *self = present_timeline (job, &window);
   SmprofTimelineLayout *layout = smprof_timeline_get_layout (self);
@@ -220,7 +204,7 @@ test_render_pytorch (void)
 static void
 test_render_dark (void)
 {
-  g_autoptr(SmprofJob) job = load_job ("pt-cprofile");
+  g_autoptr(SmprofJob) job = core_test_load_job ("pt-cprofile");
   GtkSettings *settings = gtk_settings_get_default ();
   GtkWidget *window;
   SmprofTimeline *self;
@@ -246,7 +230,7 @@ test_render_dark (void)
 static void
 test_scrolling (void)
 {
-  g_autoptr(SmprofJob) job = load_job ("pt-cprofile");
+  g_autoptr(SmprofJob) job = core_test_load_job ("pt-cprofile");
   GtkWidget *scrolled = gtk_scrolled_window_new ();
   GtkWidget *timeline = smprof_timeline_new ();
   SmprofTimeline *self = SMPROF_TIMELINE (timeline);
@@ -298,7 +282,7 @@ test_scrolling (void)
 static void
 test_render_tensorflow (void)
 {
-  g_autoptr(SmprofJob) job = load_job ("tf-cprofile");
+  g_autoptr(SmprofJob) job = core_test_load_job ("tf-cprofile");
   GtkWidget *window;
   SmprofTimeline *self = present_timeline (job, &window);
   g_autoptr(GdkTexture) texture = NULL;
@@ -355,7 +339,7 @@ drag (SmprofTimeline *self,
 static void
 test_drag_selection (void)
 {
-  g_autoptr(SmprofJob) job = load_job ("pt-cprofile");
+  g_autoptr(SmprofJob) job = core_test_load_job ("pt-cprofile");
   GtkWidget *window;
   SmprofTimeline *self = present_timeline (job, &window);
   SmprofTimelineLayout *layout = smprof_timeline_get_layout (self);
@@ -503,7 +487,7 @@ test_drag_selection (void)
 static void
 test_align_by_step (void)
 {
-  g_autoptr(SmprofJob) job = load_job ("pt-cprofile");
+  g_autoptr(SmprofJob) job = core_test_load_job ("pt-cprofile");
   GtkWidget *window;
   SmprofTimeline *self = present_timeline (job, &window);
   const SmprofTimelineItem *a = find_item (self, "0-algo-1", "train-5-stepstart");
@@ -569,7 +553,7 @@ press (GtkWidget       *widget,
 static void
 test_keyboard (void)
 {
-  g_autoptr(SmprofJob) job = load_job ("pt-cprofile");
+  g_autoptr(SmprofJob) job = core_test_load_job ("pt-cprofile");
   GtkWidget *window;
   SmprofTimeline *self = present_timeline (job, &window);
   GtkWidget *widget = GTK_WIDGET (self);
@@ -659,7 +643,7 @@ test_keyboard (void)
 static void
 test_presets_and_nodes (void)
 {
-  g_autoptr(SmprofJob) job = load_job ("pt-cprofile");
+  g_autoptr(SmprofJob) job = core_test_load_job ("pt-cprofile");
   GtkWidget *window;
   SmprofTimeline *self = present_timeline (job, &window);
   GPtrArray *records = smprof_job_get_records (job, SMPROF_PROFILER_CPROFILE);

@@ -504,6 +504,58 @@ test_real_jobs (void)
   viewer_test_spin (100);
 }
 
+/* Dropping folders on the window (a GdkFileList, as a file manager
+ * offers): the window's drop target takes it, the first folder opens. */
+static void
+test_drop_folder (void)
+{
+  g_autoptr(GFile) job = real_job ("tf-cprofile");
+  g_autoptr(GFile) other = real_job ("pt-cprofile");
+  g_autoptr(GListModel) controllers = NULL;
+  GtkDropTarget *target = NULL;
+  SmvWindow *window;
+  GSList *files = NULL;
+  GValue value = G_VALUE_INIT;
+  gboolean accepted = FALSE;
+
+  VIEWER_TEST_REQUIRE_DISPLAY ();
+
+  window = present_window ();
+  controllers = gtk_widget_observe_controllers (GTK_WIDGET (window));
+  for (guint i = 0; i < g_list_model_get_n_items (controllers) && target == NULL; i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_DROP_TARGET (controller))
+        target = GTK_DROP_TARGET (controller);
+    }
+  g_assert_nonnull (target);
+  g_assert_true (gtk_drop_target_get_actions (target) & GDK_ACTION_COPY);
+
+  /* Something that is not a list of files is refused. */
+  g_value_init (&value, G_TYPE_STRING);
+  g_value_set_static_string (&value, "/tmp");
+  g_signal_emit_by_name (target, "drop", &value, 10.0, 10.0, &accepted);
+  g_assert_false (accepted);
+  g_value_unset (&value);
+
+  files = g_slist_append (files, job);
+  files = g_slist_append (files, other);
+  g_value_init (&value, GDK_TYPE_FILE_LIST);
+  g_value_take_boxed (&value, gdk_file_list_new_from_list (files));
+  g_slist_free (files);
+  g_signal_emit_by_name (target, "drop", &value, 10.0, 10.0, &accepted);
+  g_value_unset (&value);
+  g_assert_true (accepted);
+
+  g_assert_true (viewer_test_wait (shows_document, window, 30000));
+  g_assert_true (viewer_test_wait (page_ready, window, 60000));
+  g_assert_true (g_file_equal (smv_document_get_location (smv_window_get_document (window)), job));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  viewer_test_spin (100);
+}
+
 static void
 location_chosen_cb (GtkWidget  *dialog,
                     GFile      *location,
@@ -653,6 +705,7 @@ main (int   argc,
   g_test_add_func ("/viewer/plugin/not-a-job", test_not_a_job);
   g_test_add_func ("/viewer/plugin/problems-banner", test_problems_banner);
   g_test_add_func ("/viewer/plugin/real-jobs", test_real_jobs);
+  g_test_add_func ("/viewer/plugin/drop-folder", test_drop_folder);
   g_test_add_func ("/viewer/plugin/open-location-dialog", test_open_location_dialog);
   g_test_add_func ("/viewer/plugin/application-open", test_application_open);
 

@@ -136,15 +136,22 @@ ui_test_pixel (GdkTexture *texture,
   int width = gdk_texture_get_width (texture);
   int height = gdk_texture_get_height (texture);
   gsize stride = (gsize) width * 4;
-  g_autofree guchar *data = NULL;
+  guchar *data;
 
   g_assert_cmpint (x, >=, 0);
   g_assert_cmpint (y, >=, 0);
   g_assert_cmpint (x, <, width);
   g_assert_cmpint (y, <, height);
 
-  data = g_malloc (stride * height);
-  gdk_texture_download (texture, data, stride);
+  /* A texture never changes: download it once, not once per pixel (a
+   * window is megabytes, and tests read thousands of its pixels). */
+  data = g_object_get_data (G_OBJECT (texture), "ui-test-pixels");
+  if (data == NULL)
+    {
+      data = g_malloc (stride * height);
+      gdk_texture_download (texture, data, stride);
+      g_object_set_data_full (G_OBJECT (texture), "ui-test-pixels", data, g_free);
+    }
 
   return *(guint32 *) (data + y * stride + x * 4);
 }

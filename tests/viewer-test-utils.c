@@ -154,6 +154,66 @@ viewer_test_label_text (GtkWidget  *root,
   return gtk_label_get_label (GTK_LABEL (label));
 }
 
+static gboolean
+transition_running (GtkWidget *widget)
+{
+  if (GTK_IS_STACK (widget) && gtk_stack_get_transition_running (GTK_STACK (widget)))
+    return TRUE;
+  if (GTK_IS_REVEALER (widget) &&
+      gtk_revealer_get_child_revealed (GTK_REVEALER (widget)) != gtk_revealer_get_reveal_child (GTK_REVEALER (widget)))
+    return TRUE;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (transition_running (child))
+      return TRUE;
+
+  return FALSE;
+}
+
+static gboolean
+transitions_done (gpointer data)
+{
+  return !transition_running (data);
+}
+
+static void
+after_paint_cb (GdkFrameClock *clock,
+                gboolean      *painted)
+{
+  *painted = TRUE;
+}
+
+static gboolean
+flag_set (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+/* Runs the main loop until no stack or revealer in @widget is in the middle
+ * of a transition, then until one more frame is painted (a widget paintable
+ * shows the last frame). A crossfade draws a page at part opacity, and on a
+ * busy machine the window's crossfade to the job page may still be running
+ * when a test looks at its pixels. */
+void
+viewer_test_wait_transitions (GtkWidget *widget)
+{
+  GdkFrameClock *clock;
+  gboolean painted = FALSE;
+  gulong id;
+
+  g_assert_true (viewer_test_wait (transitions_done, widget, 10000));
+
+  clock = gtk_widget_get_frame_clock (widget);
+  if (clock == NULL)
+    return;
+  id = g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint_cb), &painted);
+  gtk_widget_queue_draw (widget);
+  g_assert_true (viewer_test_wait (flag_set, &painted, 10000));
+  g_signal_handler_disconnect (clock, id);
+}
+
 /**
  * viewer_test_render:
  * @widget: a mapped, allocated widget
@@ -178,6 +238,7 @@ viewer_test_render (GtkWidget  *widget,
   g_assert_cmpint (width, >, 0);
   g_assert_cmpint (height, >, 0);
 
+  viewer_test_wait_transitions (widget);
   gdk_paintable_snapshot (paintable, snapshot, width, height);
   node = gtk_snapshot_free_to_node (snapshot);
   g_assert_nonnull (node);
@@ -206,10 +267,17 @@ viewer_test_pixel (GdkTexture *texture,
 {
   int width = gdk_texture_get_width (texture);
   int height = gdk_texture_get_height (texture);
-  g_autofree guchar *pixels = g_malloc ((gsize) width * height * 4);
+  guchar *pixels;
   guint32 value;
 
-  gdk_texture_download (texture, pixels, (gsize) width * 4);
+  /* downloaded once: a texture never changes */
+  pixels = g_object_get_data (G_OBJECT (texture), "viewer-test-pixels");
+  if (pixels == NULL)
+    {
+      pixels = g_malloc ((gsize) width * height * 4);
+      gdk_texture_download (texture, pixels, (gsize) width * 4);
+      g_object_set_data_full (G_OBJECT (texture), "viewer-test-pixels", pixels, g_free);
+    }
   memcpy (&value, pixels + ((gsize) y * width + x) * 4, sizeof value);
 
   return value;

@@ -19,6 +19,7 @@ gboolean    viewer_test_wait            (ViewerTestCondition   condition,
                                          gpointer              data,
                                          guint                 timeout_ms);
 void        viewer_test_spin            (guint                 ms);
+void        viewer_test_wait_transitions (GtkWidget           *widget);
 GtkWidget  *viewer_test_find            (GtkWidget            *root,
                                          const char           *name);
 const char *viewer_test_label_text      (GtkWidget            *root,

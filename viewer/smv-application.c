@@ -10,6 +10,7 @@
 
 #include "smv-application.h"
 #include "smv-color-scheme.h"
+#include "smv-preferences-window.h"
 #include "smv-recent.h"
 #include "smv-window.h"
 
@@ -124,8 +125,19 @@ about_action (GSimpleAction *action,
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
+static void
+preferences_action (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (user_data));
+
+  gtk_window_present (GTK_WINDOW (smv_preferences_window_new (parent)));
+}
+
 static const GActionEntry app_actions[] = {
   { .name = "quit", .activate = quit_action },
+  { .name = "preferences", .activate = preferences_action },
   { .name = "new-window", .activate = new_window_action },
   { .name = "about", .activate = about_action },
 };
@@ -136,6 +148,7 @@ smv_application_startup (GApplication *application)
   SmvApplication *self = SMV_APPLICATION (application);
   static const char *quit_accels[] = { "<Control>q", NULL };
   static const char *new_window_accels[] = { "<Control>n", NULL };
+  static const char *preferences_accels[] = { "<Control>comma", NULL };
   g_auto(GStrv) dirs = NULL;
 
   G_APPLICATION_CLASS (smv_application_parent_class)->startup (application);
@@ -143,6 +156,7 @@ smv_application_startup (GApplication *application)
   g_action_map_add_action_entries (G_ACTION_MAP (self), app_actions, G_N_ELEMENTS (app_actions), self);
   gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.quit", quit_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.new-window", new_window_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.preferences", preferences_accels);
 
   dirs = smv_source_registry_dup_default_dirs ();
   self->registry = smv_source_registry_new ((const char * const *) dirs);

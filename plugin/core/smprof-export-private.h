@@ -18,10 +18,18 @@ typedef gboolean (*SmprofStackFunc) (const guint32 *funcs,
                                      double         weight,
                                      gpointer       user_data);
 
+/* The work of an export task: writes what @task_data says. */
+typedef gboolean (*SmprofExportWorkFunc) (gpointer       task_data,
+                                          GCancellable  *cancellable,
+                                          GError       **error);
+
 gboolean   smprof_export_walk_stacks       (SmprofProfile              *profile,
                                             SmprofStackFunc             func,
                                             gpointer                    user_data);
 GPtrArray *smprof_export_dup_node_profiles (SmprofProfile              *profile);
+void       smprof_export_append_csv_field  (GString                    *out,
+                                            const char                 *text,
+                                            gboolean                    last);
 
 gboolean   smprof_export_write_folded      (SmprofProfile              *profile,
                                             GOutputStream              *stream,
@@ -48,5 +56,14 @@ gboolean   smprof_export_write_syscap      (SmprofProfile              *profile,
                                             GOutputStream              *stream,
                                             GCancellable               *cancellable,
                                             GError                    **error);
+
+GTask     *smprof_export_task_new          (SmprofProfile              *profile,
+                                            SmprofExportWorkFunc        work,
+                                            gpointer                    task_data,
+                                            GDestroyNotify              task_data_free,
+                                            GCancellable               *cancellable,
+                                            GAsyncReadyCallback         callback,
+                                            gpointer                    user_data);
+void       smprof_export_task_run          (GTask                      *task);
 
 G_END_DECLS

@@ -360,6 +360,15 @@ append_csv_field (GString    *out,
   g_string_append (out, last ? "\r\n" : ",");
 }
 
+/* The same quoting for the report's own tables. */
+void
+smprof_export_append_csv_field (GString    *out,
+                                const char *text,
+                                gboolean    last)
+{
+  append_csv_field (out, text, last);
+}
+
 static void
 append_csv_count (GString *out,
                   gint64   value)

@@ -448,6 +448,7 @@ write_picture (SmprofProfile              *profile,
     .direction = options->direction,
     .width = options->width,
     .dark = options->dark,
+    .palette = options->palette,
   };
   CairoSink sink = { stream, cancellable, NULL };
   cairo_surface_t *surface;
@@ -662,19 +663,74 @@ export_task_free (gpointer data)
   g_free (task);
 }
 
-static void
-export_worker (GTask        *task,
-               gpointer      source_object,
-               gpointer      task_data,
-               GCancellable *cancellable)
+static gboolean
+export_task_write (gpointer       task_data,
+                   GCancellable  *cancellable,
+                   GError       **error)
 {
   ExportTask *data = task_data;
+
+  return smprof_export_profile_to_file (data->profile, data->format, &data->options, data->file,
+                                        cancellable, error);
+}
+
+typedef struct
+{
+  SmprofExportWorkFunc  work;
+  gpointer              data;
+  GDestroyNotify        data_free;
+} Work;
+
+static void
+work_free (gpointer data)
+{
+  Work *work = data;
+
+  work->data_free (work->data);
+  g_free (work);
+}
+
+static void
+work_in_thread (GTask        *task,
+                gpointer      source_object,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  Work *work = task_data;
   GError *error = NULL;
 
-  if (smprof_export_profile_to_file (data->profile, data->format, &data->options, data->file, cancellable, &error))
+  if (work->work (work->data, cancellable, &error))
     g_task_return_boolean (task, TRUE);
   else
     g_task_return_error (task, error);
+}
+
+/* A task on @profile that smprof_export_task_run() runs @work in, on a
+ * worker thread, returning a boolean; the caller sets its source tag. */
+GTask *
+smprof_export_task_new (SmprofProfile         *profile,
+                        SmprofExportWorkFunc   work,
+                        gpointer               task_data,
+                        GDestroyNotify         task_data_free,
+                        GCancellable          *cancellable,
+                        GAsyncReadyCallback    callback,
+                        gpointer               user_data)
+{
+  GTask *task = g_task_new (profile, cancellable, callback, user_data);
+  Work *data = g_new0 (Work, 1);
+
+  data->work = work;
+  data->data = task_data;
+  data->data_free = task_data_free;
+  g_task_set_task_data (task, data, work_free);
+
+  return task;
+}
+
+void
+smprof_export_task_run (GTask *task)
+{
+  g_task_run_in_thread (task, work_in_thread);
 }
 
 /**
@@ -717,10 +773,9 @@ smprof_export_profile_to_file_async (SmprofProfile              *profile,
   data->options.title = data->title = g_strdup (data->options.title);
   data->options.selection = data->selection = g_strdup (data->options.selection);
 
-  task = g_task_new (profile, cancellable, callback, user_data);
+  task = smprof_export_task_new (profile, export_task_write, data, export_task_free, cancellable, callback, user_data);
   g_task_set_source_tag (task, smprof_export_profile_to_file_async);
-  g_task_set_task_data (task, data, export_task_free);
-  g_task_run_in_thread (task, export_worker);
+  smprof_export_task_run (task);
 }
 
 /**

@@ -40,6 +40,7 @@ typedef enum
  * @zoom_node: the frame the picture is zoomed to, or %SMPROF_CALL_TREE_ROOT;
  *   data exports always hold the whole profile
  * @dark: dark-mode colours for the pictures
+ * @palette: the colour scheme of the pictures' frames
  *
  * Start from smprof_export_options_init(), then change what differs.
  */
@@ -52,6 +53,7 @@ typedef struct
   double                min_frame_width;
   guint32               zoom_node;
   gboolean              dark;
+  SmprofFlamePalette    palette;
 } SmprofExportOptions;
 
 /**

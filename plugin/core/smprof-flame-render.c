@@ -130,6 +130,25 @@ smprof_flame_render_get_height (SmprofFlameLayout              *layout,
   return geometry.height;
 }
 
+/* A frame's fill: the style's, or the package palette's. */
+static gboolean
+frame_color (SmprofFlameLayout              *layout,
+             const SmprofFlameRenderOptions *options,
+             guint32                         node,
+             double                          rgb[3])
+{
+  SmprofCallTree *tree = smprof_flame_layout_get_tree (layout);
+  gboolean dashed = FALSE;
+
+  if (options->style != NULL && options->style->color != NULL)
+    options->style->color (node, rgb, &dashed, options->style->user_data);
+  else
+    smprof_flame_palette_color (options->palette, smprof_call_tree_get_table (tree),
+                                smprof_call_tree_get_node (tree, node)->func, options->dark, rgb);
+
+  return dashed;
+}
+
 static const char *
 frame_label (SmprofFlameLayout     *layout,
              const SmprofFlameRect *rect)
@@ -212,8 +231,6 @@ smprof_flame_render (SmprofFlameLayout              *layout,
                      const SmprofFlameRenderOptions *options,
                      cairo_t                        *cr)
 {
-  SmprofCallTree *tree;
-  SmprofFuncTable *table;
   Geometry geometry;
   double rgb[3], text_rgb[3];
   guint n_rects;
@@ -222,8 +239,6 @@ smprof_flame_render (SmprofFlameLayout              *layout,
   g_return_if_fail (options != NULL);
   g_return_if_fail (cr != NULL);
 
-  tree = smprof_flame_layout_get_tree (layout);
-  table = smprof_call_tree_get_table (tree);
   n_rects = smprof_flame_layout_get_n_rects (layout);
   compute_geometry (layout, options, &geometry);
 
@@ -267,14 +282,26 @@ smprof_flame_render (SmprofFlameLayout              *layout,
   for (guint i = 0; i < n_rects; i++)
     {
       const SmprofFlameRect *rect = smprof_flame_layout_get_rect (layout, i);
-      guint32 func = smprof_call_tree_get_node (tree, rect->node)->func;
       double x = PAD + rect->x * geometry.frames_width;
       double w = rect->width * geometry.frames_width;
+      gboolean dashed = frame_color (layout, options, rect->node, rgb);
 
-      smprof_flame_color_for_func (table, func, options->dark, rgb);
       cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
       cairo_rectangle (cr, x, row_y (&geometry, options, rect->depth), w > 1 ? w - 0.5 : w, FRAME_HEIGHT);
-      cairo_fill (cr);
+      if (dashed)
+        {
+          static const double dashes[] = { 2.0, 2.0 };
+
+          cairo_fill_preserve (cr);
+          smprof_flame_text_color (options->dark, rgb);
+          cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
+          cairo_set_line_width (cr, 1.0);
+          cairo_set_dash (cr, dashes, G_N_ELEMENTS (dashes), 0);
+          cairo_stroke (cr);
+          cairo_set_dash (cr, NULL, 0, 0);
+        }
+      else
+        cairo_fill (cr);
     }
 
   smprof_flame_text_color (options->dark, text_rgb);
@@ -657,6 +684,7 @@ smprof_flame_render_svg (SmprofFlameLayout              *layout,
       double w = rect->width * geometry.frames_width;
       double y = row_y (&geometry, options, rect->depth);
       char percent[G_ASCII_DTOSTR_BUF_SIZE];
+      gboolean dashed;
 
       g_string_append (out, "<g class=\"f\" data-x=\"");
       append_fraction (out, rect->x);
@@ -676,11 +704,22 @@ smprof_flame_render_svg (SmprofFlameLayout              *layout,
           g_string_append_printf (out, ":%" G_GINT64_FORMAT ")", smprof_func_table_get_line (table, node->func));
         }
       g_string_append_c (out, '\n');
-      append_time (out, node->total);
-      g_string_append_printf (out, " (%s%%), ",
-                              g_ascii_formatd (percent, sizeof percent, "%.2f", total > 0 ? 100 * node->total / total : 0));
-      append_time (out, node->self);
-      g_string_append (out, _(" self"));
+      if (options->style != NULL && options->style->describe != NULL)
+        {
+          g_autoptr(GString) described = g_string_new (NULL);
+
+          options->style->describe (rect->node, described, options->style->user_data);
+          append_escaped (out, described->str);
+        }
+      else
+        {
+          append_time (out, node->total);
+          g_string_append_printf (out, " (%s%%), ",
+                                  g_ascii_formatd (percent, sizeof percent, "%.2f",
+                                                   total > 0 ? 100 * node->total / total : 0));
+          append_time (out, node->self);
+          g_string_append (out, _(" self"));
+        }
       g_string_append (out, "</title><rect x=\"");
       append_number (out, x);
       g_string_append (out, "\" y=\"");
@@ -688,8 +727,10 @@ smprof_flame_render_svg (SmprofFlameLayout              *layout,
       g_string_append (out, "\" width=\"");
       append_number (out, w > 1 ? w - 0.5 : w);
       g_string_append_printf (out, "\" height=\"%d\" rx=\"2\" fill=\"", (int) FRAME_HEIGHT);
-      smprof_flame_color_for_func (table, node->func, options->dark, rgb);
+      dashed = frame_color (layout, options, rect->node, rgb);
       append_rgb (out, rgb);
+      if (dashed)
+        g_string_append (out, "\" stroke=\"black\" stroke-width=\"1\" stroke-dasharray=\"2,2");
       g_string_append (out, "\"/><text x=\"");
       append_number (out, x + 3);
       g_string_append (out, "\" y=\"");

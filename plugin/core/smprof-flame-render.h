@@ -10,6 +10,7 @@
 #include <gio/gio.h>
 
 #include "smprof-flame-layout.h"
+#include "smprof-flame-palette.h"
 
 G_BEGIN_DECLS
 
@@ -18,6 +19,23 @@ typedef enum
   SMPROF_FLAME_DIRECTION_UP,    /* a flame graph: callers below their callees */
   SMPROF_FLAME_DIRECTION_DOWN,  /* an icicle graph: callers above */
 } SmprofFlameDirection;
+
+/* Colours and tooltips for a graph whose colours mean something else than
+ * the package (a differential flame graph): @color gives a frame's fill and
+ * whether it is outlined with dashes; @describe, when set, writes the
+ * tooltip's second line instead of the frame's times. Nodes are the layout's
+ * tree's. */
+typedef struct
+{
+  void     (*color)    (guint32   node,
+                        double    rgb[3],
+                        gboolean *dashed,
+                        gpointer  user_data);
+  void     (*describe) (guint32   node,
+                        GString  *out,
+                        gpointer  user_data);
+  gpointer   user_data;
+} SmprofFlameStyle;
 
 /* What goes around the frames. The layout already holds the zoom and the
  * minimum frame width. */
@@ -29,6 +47,8 @@ typedef struct
   SmprofFlameDirection  direction;
   double                width;      /* pixels; points in a PDF */
   gboolean              dark;
+  const SmprofFlameStyle *style;    /* nullable: the package palette */
+  SmprofFlamePalette    palette;    /* the package palette's scheme */
 } SmprofFlameRenderOptions;
 
 double   smprof_flame_render_get_frames_width (const SmprofFlameRenderOptions *options);

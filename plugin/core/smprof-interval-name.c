@@ -123,6 +123,106 @@ parse_part (const char   *part,
   return parse_timestamp (fields[3], time_us, error);
 }
 
+/* Matches @length bytes at @text against the names @to_string gives the
+ * enum values @first to @last, as smdebug matches them: exactly. */
+static gboolean
+match_name (const char   *text,
+            gsize         length,
+            int           first,
+            int           last,
+            const char *(*to_string) (int),
+            int          *value)
+{
+  for (int v = first; v <= last; v++)
+    {
+      const char *candidate = to_string (v);
+
+      if (strlen (candidate) == length && memcmp (candidate, text, length) == 0)
+        {
+          *value = v;
+          return TRUE;
+        }
+    }
+
+  return FALSE;
+}
+
+static const char *
+mode_name (int mode)
+{
+  return smprof_mode_to_string (mode);
+}
+
+static const char *
+phase_name (int phase)
+{
+  return smprof_phase_to_string (phase);
+}
+
+/* parse_part() on the @length bytes at @part, without allocating, for the
+ * names writers write: %FALSE for anything else, which parse_part() then reads
+ * (or words the error for). A job index parses tens of thousands of names. */
+static gboolean
+parse_part_fast (const char  *part,
+                 gsize        length,
+                 gboolean     is_end,
+                 SmprofMode  *mode,
+                 gint64      *step,
+                 SmprofPhase *phase,
+                 double      *time_us)
+{
+  const char *fields[4];
+  gsize lengths[4];
+  const char *p = part;
+  const char *end = part + length;
+  char stamp[64];
+  int value;
+
+  for (guint i = 0; i < 4; i++)
+    {
+      const char *dash = i < 3 ? memchr (p, '-', end - p) : NULL;
+
+      if (i < 3 && dash == NULL)
+        return FALSE;
+      fields[i] = p;
+      lengths[i] = (i < 3 ? dash : end) - p;
+      p = i < 3 ? dash + 1 : end;
+    }
+  if (memchr (fields[3], '-', lengths[3]) != NULL)
+    return FALSE;
+
+  if (!match_name (fields[0], lengths[0], SMPROF_MODE_TRAIN, SMPROF_MODE_POST_HOOK_CLOSE, mode_name, &value))
+    return FALSE;
+  *mode = value;
+
+  if (lengths[1] == 1 && fields[1][0] == '*')
+    *step = is_end ? SMPROF_STEP_INFINITY : SMPROF_STEP_ANY_START;
+  else
+    {
+      /* up to 18 digits cannot overflow */
+      if (lengths[1] == 0 || lengths[1] > 18)
+        return FALSE;
+      *step = 0;
+      for (gsize i = 0; i < lengths[1]; i++)
+        {
+          if (!g_ascii_isdigit (fields[1][i]))
+            return FALSE;
+          *step = *step * 10 + (fields[1][i] - '0');
+        }
+    }
+
+  if (!match_name (fields[2], lengths[2], SMPROF_PHASE_START, SMPROF_PHASE_END, phase_name, &value))
+    return FALSE;
+  *phase = value;
+
+  if (lengths[3] >= sizeof stamp)
+    return FALSE;
+  memcpy (stamp, fields[3], lengths[3]);
+  stamp[lengths[3]] = '\0';
+
+  return parse_timestamp (stamp, time_us, NULL);
+}
+
 /**
  * smprof_interval_name_parse:
  * @text: an interval folder name
@@ -144,6 +244,16 @@ smprof_interval_name_parse (const char          *text,
 
   g_return_val_if_fail (text != NULL, FALSE);
   g_return_val_if_fail (name != NULL, FALSE);
+
+  /* What the fast path accepts is ASCII, with one "_" (modes and phases
+   * have none, nor have numbers). */
+  underscore = strchr (text, '_');
+  if (underscore != NULL &&
+      parse_part_fast (text, underscore - text, FALSE, &name->start_mode, &name->start_step,
+                       &name->start_phase, &name->start_time_us) &&
+      parse_part_fast (underscore + 1, strlen (underscore + 1), TRUE, &name->end_mode, &name->end_step,
+                       &name->end_phase, &name->end_time_us))
+    return TRUE;
 
   if (!g_utf8_validate (text, -1, NULL))
     {

@@ -20,10 +20,20 @@ struct _SmprofJob
   GPtrArray       *records[SMPROF_N_PROFILERS];    /* SmprofRecord, record order */
   GMutex           problems_lock;
   GPtrArray       *problems;                       /* SmprofProblem */
+
+  /* smprof-job-pevents.c */
+  GPtrArray       *timeline_paths;                 /* framework timeline files listed */
+  GHashTable      *step_events;                    /* node id -> GArray of SmprofStepEvent */
 };
 
 void _smprof_job_add_problem (SmprofJob  *self,
                               const char *path,
                               const char *message);
+
+void _smprof_job_index_listing (SmprofJob     *self,
+                                SmprofListing *listing);
+
+/* smprof-job-pevents.c */
+void _smprof_job_clear_step_events (SmprofJob *self);
 
 G_END_DECLS

@@ -37,6 +37,7 @@ smprof_job_finalize (GObject *object)
   for (guint i = 0; i < SMPROF_N_PROFILERS; i++)
     g_clear_pointer (&self->records[i], g_ptr_array_unref);
   g_clear_pointer (&self->problems, g_ptr_array_unref);
+  _smprof_job_clear_step_events (self);
   g_clear_pointer (&self->func_table, smprof_func_table_free);
   g_clear_pointer (&self->names, g_string_chunk_free);
   g_clear_object (&self->source);
@@ -60,6 +61,7 @@ smprof_job_init (SmprofJob *self)
   self->problems = g_ptr_array_new_with_free_func ((GDestroyNotify) smprof_problem_free);
   for (guint i = 0; i < SMPROF_N_PROFILERS; i++)
     self->records[i] = g_ptr_array_new_with_free_func (record_free);
+  self->timeline_paths = g_ptr_array_new_with_free_func (g_free);
 }
 
 /**
@@ -148,15 +150,19 @@ add_interval (Indexer       *indexer,
   return entry;
 }
 
+/* A folder listed by name only (SMPROF_LISTING_FOLDER) is one entry, and
+ * what it holds is not known, so nothing is reported about it later: it
+ * needs no IntervalEntry (and costs none, for tens of thousands of them). */
 static gboolean
 parse_interval (Indexer             *indexer,
                 const char          *interval_path,
                 const char          *interval,
+                gboolean             names_only,
                 SmprofIntervalName  *name,
                 IntervalEntry      **out_entry)
 {
   g_autoptr(GError) error = NULL;
-  IntervalEntry *entry = g_hash_table_lookup (indexer->intervals, interval_path);
+  IntervalEntry *entry = names_only ? NULL : g_hash_table_lookup (indexer->intervals, interval_path);
 
   if (entry != NULL && entry->state == INTERVAL_MALFORMED)
     return FALSE;
@@ -167,13 +173,16 @@ parse_interval (Indexer             *indexer,
                                                    error->message);
 
       _smprof_job_add_problem (indexer->self, interval_path, message);
-      if (entry == NULL)
-        entry = add_interval (indexer, interval_path, INTERVAL_MALFORMED);
-      entry->state = INTERVAL_MALFORMED;
+      if (!names_only)
+        {
+          if (entry == NULL)
+            entry = add_interval (indexer, interval_path, INTERVAL_MALFORMED);
+          entry->state = INTERVAL_MALFORMED;
+        }
       return FALSE;
     }
 
-  if (entry == NULL)
+  if (entry == NULL && !names_only)
     entry = add_interval (indexer, interval_path, INTERVAL_NO_STATS);
 
   *out_entry = entry;
@@ -223,6 +232,14 @@ index_entry (Indexer            *indexer,
   if (n_parts < 4 || strcmp (parts[0], "framework") != 0)
     return;
 
+  /* The framework timelines are read apart: smprof_job_load_step_events(). */
+  if (strcmp (parts[1], "pevents") == 0)
+    {
+      if (entry->kind == SMPROF_LISTING_FILE && smprof_pevents_is_timeline_path (entry->path))
+        g_ptr_array_add (self->timeline_paths, g_steal_pointer (&entry->path));
+      return;
+    }
+
   if (n_parts == 4)
     {
       _smprof_job_add_problem (self, entry->path, _("a file where node folders belong, skipped"));
@@ -244,7 +261,8 @@ index_entry (Indexer            *indexer,
   /* The first five parts, as they were. */
   g_string_truncate (indexer->interval_path, 0);
   g_string_append_len (indexer->interval_path, entry->path, parts[4] + strlen (parts[4]) - parts[0]);
-  if (!parse_interval (indexer, indexer->interval_path->str, parts[4], &name, &interval))
+  if (!parse_interval (indexer, indexer->interval_path->str, parts[4], entry->kind == SMPROF_LISTING_FOLDER,
+                       &name, &interval))
     return;
 
   if (n_parts != 6 || entry->kind != SMPROF_LISTING_FILE)
@@ -341,7 +359,6 @@ smprof_job_load (SmprofJob     *self,
                  GError       **error)
 {
   g_autoptr(SmprofListing) listing = smprof_listing_new ();
-  Indexer indexer = { self, NULL, NULL, NULL, NULL, NULL };
 
   g_return_val_if_fail (SMPROF_IS_JOB (self), FALSE);
 
@@ -349,6 +366,18 @@ smprof_job_load (SmprofJob     *self,
   listing->stats_only = TRUE;
   if (!smprof_source_list (self->source, listing, cancellable, error))
     return FALSE;
+
+  _smprof_job_index_listing (self, listing);
+
+  return TRUE;
+}
+
+/* Builds the index from @listing, taking the paths of its entries. */
+void
+_smprof_job_index_listing (SmprofJob     *self,
+                           SmprofListing *listing)
+{
+  Indexer indexer = { self, NULL, NULL, NULL, NULL, NULL };
 
   for (guint i = 0; i < listing->problems->len; i++)
     {
@@ -373,8 +402,6 @@ smprof_job_load (SmprofJob     *self,
       for (guint i = 0; i < self->records[p]->len; i++)
         ((SmprofRecord *) g_ptr_array_index (self->records[p], i))->order = i;
     }
-
-  return TRUE;
 }
 
 static void

@@ -10,6 +10,7 @@
 
 #include "smprof-func-table.h"
 #include "smprof-interval-name.h"
+#include "smprof-pevents.h"
 #include "smprof-pstats.h"
 #include "smprof-pyinstrument.h"
 #include "smprof-source.h"
@@ -64,9 +65,18 @@ gboolean          smprof_job_has_profiler       (SmprofJob            *self,
 char            **smprof_job_dup_node_ids       (SmprofJob            *self,
                                                  SmprofProfiler        profiler);
 GPtrArray        *smprof_job_dup_problems       (SmprofJob            *self);
+gboolean          smprof_job_load_for_any_node  (SmprofJob            *self,
+                                                 const SmprofProfiler *profiler,
+                                                 GCancellable         *cancellable,
+                                                 GError              **error);
 gboolean          smprof_job_load_stats         (SmprofJob            *self,
                                                  GPtrArray            *records,
                                                  GCancellable         *cancellable,
                                                  GError              **error);
+gboolean          smprof_job_load_step_events   (SmprofJob            *self,
+                                                 GCancellable         *cancellable,
+                                                 GError              **error);
+GArray           *smprof_job_get_step_events    (SmprofJob            *self,
+                                                 const char           *node_id);
 
 G_END_DECLS

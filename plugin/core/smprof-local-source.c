@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "smprof-local-source.h"
+#include "smprof-pevents.h"
 
 struct _SmprofLocalSource
 {
@@ -488,10 +489,17 @@ list_interval_folder_at (SmprofListing *listing,
   return TRUE;
 }
 
+/* Lists the node folder @relative: its interval folders with the files in
+ * them, or, with @names_only (SmprofListing.names_only), the interval folders
+ * by name without looking into them, so that a job can choose the few node
+ * folders it needs in full from a listing of all of them that costs one
+ * getdents64() pass per node folder. Files and folders of other types are
+ * listed the same either way. */
 static void
 list_node_folder (SmprofLocalSource *self,
                   SmprofListing     *listing,
                   const char        *relative,
+                  gboolean           names_only,
                   GCancellable      *cancellable)
 {
   g_autofree char *path = g_build_filename (self->root, relative, NULL);
@@ -515,9 +523,16 @@ list_node_folder (SmprofLocalSource *self,
       g_autofree char *child_relative = g_strconcat (relative, "/", child->name, NULL);
       struct stat st;
 
-      if (child->type == DT_DIR &&
-          list_interval_folder_at (listing, fd, child->name, child_relative))
-        continue;
+      if (child->type == DT_DIR)
+        {
+          if (names_only)
+            {
+              smprof_listing_add (listing, child_relative, SMPROF_LISTING_FOLDER, 0);
+              continue;
+            }
+          if (list_interval_folder_at (listing, fd, child->name, child_relative))
+            continue;
+        }
 
       if (fstatat (fd, child->name, &st, 0) != 0)
         {
@@ -529,6 +544,8 @@ list_node_folder (SmprofLocalSource *self,
 
       if (!S_ISDIR (st.st_mode))
         smprof_listing_add (listing, child_relative, SMPROF_LISTING_FILE, st.st_size);
+      else if (names_only)
+        smprof_listing_add (listing, child_relative, SMPROF_LISTING_FOLDER, 0);
       else if (!list_interval_folder_at (listing, fd, child->name, child_relative))
         list_interval_folder (self, listing, child_relative);
     }
@@ -539,11 +556,39 @@ list_node_folder (SmprofLocalSource *self,
 typedef struct
 {
   SmprofLocalSource *self;
+  SmprofListing     *request;   /* the caller's listing: what to list how */
   GPtrArray         *nodes;     /* relative paths of node folders, or NULL for a file */
   SmprofListing    **listings;  /* one per node, filled by the workers */
   GCancellable      *cancellable;
   int                next;      /* atomic */
 } NodeBatch;
+
+static gboolean
+lists_names_only (const SmprofListing *request,
+                  const char          *node_relative)
+{
+  return request->names_only &&
+         (request->full_nodes == NULL || !g_hash_table_contains (request->full_nodes, node_relative));
+}
+
+static void
+copy_listing (SmprofListing       *to,
+              const SmprofListing *from)
+{
+  for (guint i = 0; i < from->entries->len; i++)
+    {
+      const SmprofListingEntry *entry = g_ptr_array_index (from->entries, i);
+
+      smprof_listing_add (to, entry->path, entry->kind, entry->size);
+    }
+
+  for (guint i = 0; i < from->problems->len; i++)
+    {
+      const SmprofProblem *problem = g_ptr_array_index (from->problems, i);
+
+      smprof_listing_add_problem (to, problem->path, problem->message);
+    }
+}
 
 static gpointer
 list_nodes_worker (gpointer data)
@@ -555,8 +600,22 @@ list_nodes_worker (gpointer data)
     {
       const char *relative = g_ptr_array_index (batch->nodes, i);
 
-      if (relative != NULL && !g_cancellable_is_cancelled (batch->cancellable))
-        list_node_folder (batch->self, batch->listings[i], relative, batch->cancellable);
+      if (relative == NULL || g_cancellable_is_cancelled (batch->cancellable))
+        continue;
+
+      if (lists_names_only (batch->request, relative))
+        {
+          /* read only while the workers run: filled after they are joined */
+          SmprofListing *cached = batch->request->names_cache != NULL
+                                  ? g_hash_table_lookup (batch->request->names_cache, relative) : NULL;
+
+          if (cached != NULL)
+            copy_listing (batch->listings[i], cached);
+          else
+            list_node_folder (batch->self, batch->listings[i], relative, TRUE, batch->cancellable);
+        }
+      else
+        list_node_folder (batch->self, batch->listings[i], relative, FALSE, batch->cancellable);
     }
 
   return NULL;
@@ -576,7 +635,7 @@ list_profiler_folder (SmprofLocalSource *self,
   g_autoptr(GPtrArray) nodes = NULL;
   g_autoptr(GPtrArray) threads = NULL;
   g_autoptr(GError) error = NULL;
-  NodeBatch batch = { self, NULL, NULL, cancellable, 0 };
+  NodeBatch batch = { self, listing, NULL, NULL, cancellable, 0 };
   guint n_threads;
 
   names = read_sorted_folder (path, &error);
@@ -621,6 +680,17 @@ list_profiler_folder (SmprofLocalSource *self,
   for (guint i = 0; i < nodes->len; i++)
     {
       SmprofListing *part = batch.listings[i];
+      const char *node_relative = g_ptr_array_index (nodes, i);
+
+      if (listing->names_cache != NULL && node_relative != NULL && lists_names_only (listing, node_relative) &&
+          !g_hash_table_contains (listing->names_cache, node_relative) &&
+          !g_cancellable_is_cancelled (cancellable))
+        {
+          SmprofListing *copy = smprof_listing_new ();
+
+          copy_listing (copy, part);
+          g_hash_table_insert (listing->names_cache, g_strdup (node_relative), copy);
+        }
 
       if (g_ptr_array_index (nodes, i) == NULL)
         {
@@ -665,6 +735,57 @@ list_framework_folder (SmprofLocalSource *self,
     }
 }
 
+/* framework/pevents/<hour>/: the framework timelines, `*_pythontimeline.json`
+ * only (the model, Horovod and merged traces there are not read). Listed for
+ * the whole job only: a scope below framework/ asks for one profiler. */
+static void
+list_pevents_folder (SmprofLocalSource *self,
+                     SmprofListing     *listing,
+                     const char        *relative)
+{
+  g_autofree char *path = g_build_filename (self->root, relative, NULL);
+  g_autoptr(GPtrArray) hours = NULL;
+  g_autoptr(GError) error = NULL;
+
+  hours = read_sorted_folder (path, &error);
+  if (hours == NULL)
+    {
+      add_io_problem (listing, relative, error);
+      return;
+    }
+
+  for (guint i = 0; i < hours->len; i++)
+    {
+      const char *hour = g_ptr_array_index (hours, i);
+      g_autofree char *hour_path = g_build_filename (path, hour, NULL);
+      g_autofree char *hour_relative = g_strconcat (relative, "/", hour, NULL);
+      g_autoptr(GPtrArray) names = NULL;
+
+      if (!is_directory (hour_path))
+        continue;
+
+      names = read_sorted_folder (hour_path, &error);
+      if (names == NULL)
+        {
+          add_io_problem (listing, hour_relative, error);
+          g_clear_error (&error);
+          continue;
+        }
+
+      for (guint j = 0; j < names->len; j++)
+        {
+          const char *name = g_ptr_array_index (names, j);
+          g_autofree char *file = g_build_filename (hour_path, name, NULL);
+          g_autofree char *file_relative = g_strconcat (hour_relative, "/", name, NULL);
+          GStatBuf st;
+
+          if (smprof_pevents_is_timeline_path (file_relative) &&
+              g_stat (file, &st) == 0 && S_ISREG (st.st_mode))
+            smprof_listing_add (listing, file_relative, SMPROF_LISTING_FILE, st.st_size);
+        }
+    }
+}
+
 static gboolean
 smprof_local_source_list (SmprofSource   *source,
                           SmprofListing  *listing,
@@ -690,7 +811,11 @@ smprof_local_source_list (SmprofSource   *source,
             g_autofree char *child = g_build_filename (path, name, NULL);
             g_autofree char *child_relative = g_strconcat (self->scope, "/", name, NULL);
 
-            if (is_directory (child))
+            if (!is_directory (child))
+              continue;
+            if (strcmp (child_relative, "framework/pevents") == 0)
+              list_pevents_folder (self, listing, child_relative);
+            else
               list_framework_folder (self, listing, child_relative, cancellable);
           }
       }

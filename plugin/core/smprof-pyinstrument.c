@@ -11,6 +11,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "smprof-json-parse.h"
 #include "smprof-pyinstrument.h"
 #include "smprof-types.h"
 
@@ -22,47 +23,6 @@ smprof_pyinstrument_session_free (SmprofPyinstrumentSession *self)
 
   g_free (self->frames);
   g_free (self);
-}
-
-/* json-glib parses recursively; measure the nesting first so that a hostile
- * file cannot exhaust a worker thread's stack. */
-static gboolean
-check_nesting (const char  *data,
-               gsize        length,
-               guint        limit,
-               GError     **error)
-{
-  gboolean in_string = FALSE;
-  guint depth = 0;
-
-  for (gsize i = 0; i < length; i++)
-    {
-      char c = data[i];
-
-      if (in_string)
-        {
-          if (c == '\\')
-            i++;
-          else if (c == '"')
-            in_string = FALSE;
-        }
-      else if (c == '"')
-        in_string = TRUE;
-      else if (c == '[' || c == '{')
-        {
-          if (++depth > limit)
-            {
-              g_set_error (error, SMPROF_FORMAT_ERROR, SMPROF_FORMAT_ERROR_CORRUPT,
-                           _("byte %zu: JSON nested more than %u levels deep"),
-                           (size_t) i, limit);
-              return FALSE;
-            }
-        }
-      else if ((c == ']' || c == '}') && depth > 0)
-        depth--;
-    }
-
-  return TRUE;
 }
 
 typedef struct
@@ -234,30 +194,13 @@ smprof_pyinstrument_parse (GBytes           *bytes,
 {
   g_autoptr(SmprofPyinstrumentSession) session = g_new0 (SmprofPyinstrumentSession, 1);
   g_autoptr(JsonParser) parser = NULL;
-  g_autoptr(GError) local_error = NULL;
   Reader reader = { table, NULL };
   JsonObject *top;
   JsonNode *root_frame;
-  gsize length;
-  const char *data = g_bytes_get_data (bytes, &length);
 
-  /* An empty GBytes may have no data, which json-glib refuses. */
-  if (data == NULL)
-    data = "";
-
-  if (!check_nesting (data, length, 2 * SMPROF_PYINSTRUMENT_MAX_DEPTH + 4, error))
+  parser = smprof_json_parse_bounded (bytes, 2 * SMPROF_PYINSTRUMENT_MAX_DEPTH + 4, error);
+  if (parser == NULL)
     return NULL;
-
-  parser = json_parser_new_immutable ();
-  if (!json_parser_load_from_data (parser, data, length, &local_error))
-    {
-      /* json-glib quotes the offending text, which need not be UTF-8. */
-      g_autofree char *reason = g_utf8_make_valid (local_error->message, -1);
-
-      g_set_error (error, SMPROF_FORMAT_ERROR, SMPROF_FORMAT_ERROR_CORRUPT,
-                   _("not valid JSON: %s"), reason);
-      return NULL;
-    }
 
   /* An empty or all-blank document parses to no root at all. */
   if (json_parser_get_root (parser) == NULL ||

@@ -11,6 +11,7 @@
 
 #include "smprof-aws-config.h"
 #include "smprof-aws-credentials.h"
+#include "smprof-pevents.h"
 #include "smprof-s3-cache.h"
 #include "smprof-s3-client.h"
 #include "smprof-s3-error.h"
@@ -1091,6 +1092,39 @@ collect_nodes (SmprofS3Source  *self,
   return TRUE;
 }
 
+/* framework/pevents/: the framework timelines, `<hour>/<ts>_<node>_pythontimeline.json`
+ * only, in one listing without a delimiter (a folder per hour would cost a
+ * request each). The other trace files there are not kept. */
+static gboolean
+list_pevents (SmprofS3Source  *self,
+              const char      *root,
+              Found           *found,
+              GCancellable    *cancellable,
+              GError         **error)
+{
+  g_autoptr(GPtrArray) objects = g_ptr_array_new_with_free_func ((GDestroyNotify) smprof_s3_object_free);
+  g_autofree char *prefix = join_key (root, "framework/pevents/");
+  gsize prefix_length = strlen (prefix);
+
+  if (!list_all (self, prefix, NULL, objects, NULL, NULL, cancellable, error))
+    return FALSE;
+
+  for (guint i = 0; i < objects->len; i++)
+    {
+      SmprofS3Object *object = g_ptr_array_index (objects, i);
+      g_autofree char *relative = NULL;
+
+      if (!g_str_has_prefix (object->key, prefix) || has_odd_segment (object->key + prefix_length))
+        continue;
+
+      relative = g_strconcat ("framework/pevents/", object->key + prefix_length, NULL);
+      if (smprof_pevents_is_timeline_path (relative))
+        found_add (found, relative, SMPROF_LISTING_FILE, object->size, object->etag);
+    }
+
+  return TRUE;
+}
+
 /* The folders of @prefix (a "…/" prefix), by name. */
 static GPtrArray *
 list_folder_names (SmprofS3Source  *self,
@@ -1235,7 +1269,29 @@ list_live (SmprofS3Source  *self,
               return NULL;
             }
           for (guint i = 0; i < names->len; i++)
-            g_ptr_array_add (frameworks, g_strconcat ("framework/", (char *) g_ptr_array_index (names, i), NULL));
+            {
+              const char *name = g_ptr_array_index (names, i);
+
+              /* Optional: a job without it, or where it cannot be listed,
+               * loads all the same. */
+              if (strcmp (name, "pevents") == 0)
+                {
+                  g_autoptr(GError) local_error = NULL;
+
+                  if (!list_pevents (self, root, found, cancellable, &local_error))
+                    {
+                      if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+                        {
+                          g_propagate_error (error, g_steal_pointer (&local_error));
+                          return NULL;
+                        }
+                      found_add_problem (found, "framework/pevents", local_error->message);
+                    }
+                  continue;
+                }
+
+              g_ptr_array_add (frameworks, g_strconcat ("framework/", name, NULL));
+            }
         }
 
       for (guint i = 0; i < frameworks->len; i++)
@@ -1513,7 +1569,18 @@ list_into (SmprofS3Source  *self,
       const char *name = strrchr (entry->path, '/');
 
       smprof_listing_add (listing, entry->path, entry->kind, entry->size);
-      if (entry->kind == SMPROF_LISTING_FILE && name != NULL && is_stats_file (name + 1))
+
+      /* Timelines are fetched like stats files (the ETag keeps the cache
+       * honest), but the progress counts stats files only. */
+      if (entry->kind == SMPROF_LISTING_FILE && smprof_pevents_is_timeline_path (entry->path))
+        {
+          ObjectInfo *info = g_new0 (ObjectInfo, 1);
+
+          info->etag = g_strdup (entry->etag);
+          info->size = entry->size;
+          g_hash_table_replace (self->objects, g_strdup (entry->path), info);
+        }
+      else if (entry->kind == SMPROF_LISTING_FILE && name != NULL && is_stats_file (name + 1))
         {
           ObjectInfo *info = g_new0 (ObjectInfo, 1);
 

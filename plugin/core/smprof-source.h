@@ -31,6 +31,7 @@ typedef enum
 {
   SMPROF_LISTING_FILE,
   SMPROF_LISTING_EMPTY_FOLDER,
+  SMPROF_LISTING_FOLDER,
 } SmprofListingKind;
 
 typedef struct
@@ -49,15 +50,32 @@ typedef struct
  *   `python_stats.json`): a source may then list its stats files alone,
  *   without reading the folder, which halves the cost of listing a local
  *   job. Folders without one are listed in full.
+ * @names_only: set by the caller, before listing, to have node folders listed
+ *   by the names of their interval folders alone (%SMPROF_LISTING_FOLDER
+ *   entries, nothing looked up inside them), except those in @full_nodes. A
+ *   source may ignore it and list everything; the job index then sees no
+ *   %SMPROF_LISTING_FOLDER entry.
+ * @full_nodes: (nullable): with @names_only, the node folders (paths relative
+ *   to the job root, as a set) to list in full all the same
+ * @names_cache: (nullable): with @names_only, a table the caller owns (node
+ *   folder path to #SmprofListing, freed with smprof_listing_free()) where a
+ *   source may keep what it listed by name, to copy it from there when the
+ *   caller lists again with the same table and more @full_nodes
  *
  * What a source found below `framework/`: every file in node and interval
  * folders, interval folders without files, and what it could not read.
+ * Listing the whole job, it also gives smdebug's framework timelines,
+ * `framework/pevents/<hour>/<ts>_<node>_pythontimeline.json` (only those:
+ * the other trace files of that folder are left out).
  */
 typedef struct
 {
-  GPtrArray *entries;   /* SmprofListingEntry */
-  GPtrArray *problems;  /* SmprofProblem */
-  gboolean   stats_only;
+  GPtrArray  *entries;   /* SmprofListingEntry */
+  GPtrArray  *problems;  /* SmprofProblem */
+  gboolean    stats_only;
+  gboolean    names_only;
+  GHashTable *full_nodes;
+  GHashTable *names_cache;
 } SmprofListing;
 
 SmprofListing *smprof_listing_new         (void);

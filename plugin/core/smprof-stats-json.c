@@ -49,14 +49,20 @@ smprof_stats_json_write_record (SmprofJsonWriter   *writer,
   smprof_json_writer_end_object (writer);
 }
 
-static void
-write_header (SmprofJsonWriter   *writer,
-              SmprofProfiler      profiler,
-              const char * const *node_ids,
-              GPtrArray          *records)
+/**
+ * smprof_stats_json_write_selection:
+ * @writer: where to write, inside an object
+ * @node_ids: the nodes aggregated
+ * @records: (element-type SmprofRecord): the records aggregated, in order
+ *
+ * Writes the members `"node_ids": [...]` and `"intervals": [...]`, each
+ * interval as `node/interval`.
+ */
+void
+smprof_stats_json_write_selection (SmprofJsonWriter   *writer,
+                                   const char * const *node_ids,
+                                   GPtrArray          *records)
 {
-  smprof_json_writer_member (writer, "profiler");
-  smprof_json_writer_string (writer, smprof_profiler_to_string (profiler));
   smprof_json_writer_member (writer, "node_ids");
   smprof_json_writer_begin_array (writer);
   for (guint i = 0; node_ids[i] != NULL; i++)
@@ -75,9 +81,28 @@ write_header (SmprofJsonWriter   *writer,
 }
 
 static void
-write_function_key (SmprofJsonWriter *writer,
-                    SmprofFuncTable  *table,
-                    guint32           func)
+write_header (SmprofJsonWriter   *writer,
+              SmprofProfiler      profiler,
+              const char * const *node_ids,
+              GPtrArray          *records)
+{
+  smprof_json_writer_member (writer, "profiler");
+  smprof_json_writer_string (writer, smprof_profiler_to_string (profiler));
+  smprof_stats_json_write_selection (writer, node_ids, records);
+}
+
+/**
+ * smprof_stats_json_write_function_key:
+ * @writer: where to write, inside an object
+ * @table: the function table of @func
+ * @func: a function
+ *
+ * Writes the members `"file"`, `"line"` and `"function"` of a function row.
+ */
+void
+smprof_stats_json_write_function_key (SmprofJsonWriter *writer,
+                                      SmprofFuncTable  *table,
+                                      guint32           func)
 {
   smprof_json_writer_member (writer, "file");
   smprof_json_writer_string (writer, smprof_func_table_get_file (table, func));
@@ -148,7 +173,7 @@ smprof_stats_json_write_cprofile (SmprofJsonWriter      *writer,
         smprof_cprofile_profile_get_entry (profile, g_array_index (order, guint, i));
 
       smprof_json_writer_begin_object (writer);
-      write_function_key (writer, table, entry->func);
+      smprof_stats_json_write_function_key (writer, table, entry->func);
       write_counts (writer, entry->nc, entry->cc, entry->tt, entry->ct);
       smprof_json_writer_member (writer, "callers");
       smprof_json_writer_begin_array (writer);
@@ -157,7 +182,7 @@ smprof_stats_json_write_cprofile (SmprofJsonWriter      *writer,
           const SmprofCallerStat *caller = &g_array_index (entry->callers, SmprofCallerStat, c);
 
           smprof_json_writer_begin_object (writer);
-          write_function_key (writer, table, caller->caller);
+          smprof_stats_json_write_function_key (writer, table, caller->caller);
           write_counts (writer, caller->nc, caller->cc, caller->tt, caller->ct);
           smprof_json_writer_end_object (writer);
         }
@@ -168,10 +193,23 @@ smprof_stats_json_write_cprofile (SmprofJsonWriter      *writer,
   smprof_json_writer_end_object (writer);
 }
 
-/* Iterative, so a deep tree cannot overflow the stack. */
-static void
-write_frames (SmprofJsonWriter *writer,
-              SmprofCallTree   *tree)
+/**
+ * smprof_stats_json_write_tree:
+ * @writer: where to write
+ * @tree: a call tree
+ * @write_values: writes the members of one frame after its key
+ * @user_data: data for @write_values
+ *
+ * Writes the frames below the root of @tree as an array of nested
+ * `{"function", "file", "line", ..., "children": [...]}`, the members
+ * between the key and the children written by @write_values. Iterative, so a
+ * deep tree cannot overflow the stack.
+ */
+void
+smprof_stats_json_write_tree (SmprofJsonWriter          *writer,
+                              SmprofCallTree            *tree,
+                              SmprofStatsJsonFrameFunc   write_values,
+                              gpointer                   user_data)
 {
   SmprofFuncTable *table = smprof_call_tree_get_table (tree);
   const SmprofCallTreeNode *root = smprof_call_tree_get_node (tree, SMPROF_CALL_TREE_ROOT);
@@ -189,10 +227,7 @@ write_frames (SmprofJsonWriter *writer,
       smprof_json_writer_string (writer, smprof_func_table_get_file (table, node->func));
       smprof_json_writer_member (writer, "line");
       smprof_json_writer_int (writer, smprof_func_table_get_line (table, node->func));
-      smprof_json_writer_member (writer, "time");
-      smprof_json_writer_double (writer, node->total);
-      smprof_json_writer_member (writer, "self_time");
-      smprof_json_writer_double (writer, node->self);
+      write_values (writer, current, node, user_data);
       smprof_json_writer_member (writer, "children");
       smprof_json_writer_begin_array (writer);
 
@@ -226,6 +261,18 @@ write_frames (SmprofJsonWriter *writer,
   smprof_json_writer_end_array (writer);
 }
 
+static void
+write_frame_times (SmprofJsonWriter         *writer,
+                   guint32                   index,
+                   const SmprofCallTreeNode *node,
+                   gpointer                  user_data)
+{
+  smprof_json_writer_member (writer, "time");
+  smprof_json_writer_double (writer, node->total);
+  smprof_json_writer_member (writer, "self_time");
+  smprof_json_writer_double (writer, node->self);
+}
+
 /**
  * smprof_stats_json_write_pyinstrument:
  * @writer: where to write
@@ -246,6 +293,6 @@ smprof_stats_json_write_pyinstrument (SmprofJsonWriter   *writer,
   smprof_json_writer_member (writer, "total_time");
   smprof_json_writer_double (writer, smprof_call_tree_get_node (tree, SMPROF_CALL_TREE_ROOT)->total);
   smprof_json_writer_member (writer, "tree");
-  write_frames (writer, tree);
+  smprof_stats_json_write_tree (writer, tree, write_frame_times, NULL);
   smprof_json_writer_end_object (writer);
 }

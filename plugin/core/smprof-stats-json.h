@@ -13,6 +13,12 @@
 
 G_BEGIN_DECLS
 
+/* Writes the members of the frame @index of a call tree (its node @node). */
+typedef void (*SmprofStatsJsonFrameFunc) (SmprofJsonWriter         *writer,
+                                          guint32                   index,
+                                          const SmprofCallTreeNode *node,
+                                          gpointer                  user_data);
+
 void smprof_stats_json_write_record       (SmprofJsonWriter      *writer,
                                            SmprofSource          *source,
                                            const SmprofRecord    *record);
@@ -26,5 +32,17 @@ void smprof_stats_json_write_pyinstrument (SmprofJsonWriter      *writer,
                                            SmprofCallTree        *tree,
                                            const char * const    *node_ids,
                                            GPtrArray             *records);
+
+
+void smprof_stats_json_write_selection    (SmprofJsonWriter         *writer,
+                                           const char * const       *node_ids,
+                                           GPtrArray                *records);
+void smprof_stats_json_write_function_key (SmprofJsonWriter         *writer,
+                                           SmprofFuncTable          *table,
+                                           guint32                   func);
+void smprof_stats_json_write_tree         (SmprofJsonWriter         *writer,
+                                           SmprofCallTree           *tree,
+                                           SmprofStatsJsonFrameFunc  write_values,
+                                           gpointer                  user_data);
 
 G_END_DECLS

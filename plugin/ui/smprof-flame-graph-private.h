@@ -8,6 +8,7 @@
 
 #include "smprof-flame-graph.h"
 #include "smprof-flame-layout.h"
+#include "smprof-flame-palette.h"
 
 G_BEGIN_DECLS
 
@@ -36,6 +37,7 @@ struct _SmprofFlameGraph
   int                rendered_height;
   guint              n_renders;
   gboolean           dark;
+  SmprofFlamePalette palette;
 
   int                hover_rect;
   int                selected_rect;

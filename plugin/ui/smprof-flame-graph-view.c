@@ -7,6 +7,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "smprof-flame-graph-view.h"
+#include "smprof-flame-graph-colors.h"
 #include "smprof-ui.h"
 #include "smprof-ui-format.h"
 
@@ -345,6 +346,8 @@ smprof_flame_graph_view_init (SmprofFlameGraphView *self)
   g_signal_connect_object (adjustment, "changed", G_CALLBACK (adjustment_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (adjustment, "value-changed", G_CALLBACK (adjustment_value_changed_cb), self,
                            G_CONNECT_SWAPPED);
+
+  _smprof_flame_graph_colors_init (GTK_WIDGET (self), self->flame_graph);
 
   update_details (self);
   update_breadcrumbs (self);

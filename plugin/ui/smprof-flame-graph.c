@@ -26,6 +26,7 @@ enum {
   PROP_SEARCH_TEXT,
   PROP_MATCHED_FRACTION,
   PROP_SELECTED_NODE,
+  PROP_COLOR_SCHEME,
   N_PROPS
 };
 
@@ -183,7 +184,7 @@ render_frames (SmprofFlameGraph *self,
           if (!_smprof_flame_graph_get_rect_area (self, i, width, height, &area))
             continue;
 
-          smprof_flame_color_for_func (table, func, self->dark, rgb);
+          smprof_flame_palette_color (self->palette, table, func, self->dark, rgb);
           if (dimmed)
             dim_color (rgb, self->dark);
           rgb_to_rgba (rgb, 1.0, &fill);
@@ -578,6 +579,10 @@ smprof_flame_graph_get_property (GObject    *object,
       g_value_set_string (value, self->search_text);
       break;
 
+    case PROP_COLOR_SCHEME:
+      g_value_set_string (value, smprof_flame_palette_to_string (self->palette));
+      break;
+
     case PROP_MATCHED_FRACTION:
       g_value_set_double (value, self->matched_fraction);
       break;
@@ -611,6 +616,10 @@ smprof_flame_graph_set_property (GObject      *object,
 
     case PROP_SEARCH_TEXT:
       smprof_flame_graph_set_search_text (self, g_value_get_string (value));
+      break;
+
+    case PROP_COLOR_SCHEME:
+      smprof_flame_graph_set_color_scheme (self, g_value_get_string (value));
       break;
 
     default:
@@ -696,6 +705,18 @@ smprof_flame_graph_class_init (SmprofFlameGraphClass *klass)
     g_param_spec_uint ("selected-node", NULL, NULL,
                        0, G_MAXUINT32, SMPROF_CALL_TREE_NONE,
                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * SmprofFlameGraph:color-scheme:
+   *
+   * The frames' palette, by name: "default", "module" or "colorblind"
+   * (smprof_flame_palette_from_string()), each in its light or dark variant
+   * as the theme asks. The viewer's flame-graph-color-scheme setting holds
+   * the same names.
+   */
+  properties[PROP_COLOR_SCHEME] =
+    g_param_spec_string ("color-scheme", NULL, NULL, "default",
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -950,4 +971,37 @@ gboolean
 _smprof_flame_graph_get_dark (SmprofFlameGraph *self)
 {
   return self->dark;
+}
+
+const char *
+smprof_flame_graph_get_color_scheme (SmprofFlameGraph *self)
+{
+  g_return_val_if_fail (SMPROF_IS_FLAME_GRAPH (self), "default");
+
+  return smprof_flame_palette_to_string (self->palette);
+}
+
+/**
+ * smprof_flame_graph_set_color_scheme:
+ * @self: a flame graph
+ * @scheme: (nullable): a palette's name; %NULL or an unknown name is
+ *   "default", so a setting from a newer viewer never leaves it blank
+ */
+void
+smprof_flame_graph_set_color_scheme (SmprofFlameGraph *self,
+                                     const char       *scheme)
+{
+  SmprofFlamePalette palette = SMPROF_FLAME_PALETTE_DEFAULT;
+
+  g_return_if_fail (SMPROF_IS_FLAME_GRAPH (self));
+
+  if (scheme != NULL && !smprof_flame_palette_from_string (scheme, &palette))
+    g_debug ("Unknown flame graph colour scheme “%s”, using the default", scheme);
+
+  if (palette == self->palette)
+    return;
+
+  self->palette = palette;
+  invalidate_render (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COLOR_SCHEME]);
 }

@@ -31,6 +31,9 @@ void           smprof_flame_graph_set_search_text     (SmprofFlameGraph *self,
                                                        const char       *text);
 double         smprof_flame_graph_get_matched_fraction (SmprofFlameGraph *self);
 guint32        smprof_flame_graph_get_selected_node   (SmprofFlameGraph *self);
+const char    *smprof_flame_graph_get_color_scheme    (SmprofFlameGraph *self);
+void           smprof_flame_graph_set_color_scheme    (SmprofFlameGraph *self,
+                                                       const char       *scheme);
 char          *smprof_flame_graph_dup_node_details    (SmprofFlameGraph *self,
                                                        guint32           node);
 

@@ -202,6 +202,72 @@ smprof_function_item_new (SmprofFuncTable *table,
   return self;
 }
 
+/**
+ * smprof_function_item_set_values:
+ * @self: a row
+ * @ncalls: calls, or -1 when unknown
+ * @pcalls: primitive calls, or -1 when unknown
+ * @tottime: time in the function itself, in seconds
+ * @cumtime: time in the function and what it called, in seconds
+ *
+ * Gives the row the function's figures in another selection. A table that
+ * keeps its rows across selections keeps their widgets too: creating a
+ * column view's cells from their builder templates is what made a new
+ * selection slow to show.
+ */
+void
+smprof_function_item_set_values (SmprofFunctionItem *self,
+                                 gint64              ncalls,
+                                 gint64              pcalls,
+                                 double              tottime,
+                                 double              cumtime)
+{
+  GObject *object = G_OBJECT (self);
+  gboolean calls_changed, tottime_changed, cumtime_changed;
+
+  g_return_if_fail (SMPROF_IS_FUNCTION_ITEM (self));
+
+  ncalls = ncalls < 0 ? -1 : ncalls;
+  pcalls = pcalls < 0 ? -1 : pcalls;
+  calls_changed = ncalls != self->ncalls || pcalls != self->pcalls;
+  tottime_changed = tottime != self->tottime;
+  cumtime_changed = cumtime != self->cumtime;
+
+  self->ncalls = ncalls;
+  self->pcalls = pcalls;
+  self->tottime = tottime;
+  self->cumtime = cumtime;
+
+  g_object_freeze_notify (object);
+  if (calls_changed)
+    {
+      g_object_notify_by_pspec (object, properties[PROP_NCALLS]);
+      g_object_notify_by_pspec (object, properties[PROP_PCALLS]);
+      g_object_notify_by_pspec (object, properties[PROP_NCALLS_TEXT]);
+    }
+  if (tottime_changed)
+    {
+      g_object_notify_by_pspec (object, properties[PROP_TOTTIME]);
+      g_object_notify_by_pspec (object, properties[PROP_TOTTIME_TEXT]);
+    }
+  if (cumtime_changed)
+    {
+      g_object_notify_by_pspec (object, properties[PROP_CUMTIME]);
+      g_object_notify_by_pspec (object, properties[PROP_CUMTIME_TEXT]);
+    }
+  if (calls_changed || tottime_changed)
+    {
+      g_object_notify_by_pspec (object, properties[PROP_TOTTIME_PERCALL]);
+      g_object_notify_by_pspec (object, properties[PROP_TOTTIME_PERCALL_TEXT]);
+    }
+  if (calls_changed || cumtime_changed)
+    {
+      g_object_notify_by_pspec (object, properties[PROP_CUMTIME_PERCALL]);
+      g_object_notify_by_pspec (object, properties[PROP_CUMTIME_PERCALL_TEXT]);
+    }
+  g_object_thaw_notify (object);
+}
+
 guint32
 smprof_function_item_get_func (SmprofFunctionItem *self)
 {

@@ -22,6 +22,11 @@ SmprofFunctionItem *smprof_function_item_new                 (SmprofFuncTable   
                                                               gint64              pcalls,
                                                               double              tottime,
                                                               double              cumtime);
+void                smprof_function_item_set_values          (SmprofFunctionItem *self,
+                                                              gint64              ncalls,
+                                                              gint64              pcalls,
+                                                              double              tottime,
+                                                              double              cumtime);
 guint32             smprof_function_item_get_func            (SmprofFunctionItem *self);
 const char         *smprof_function_item_get_label           (SmprofFunctionItem *self);
 gint64              smprof_function_item_get_ncalls          (SmprofFunctionItem *self);

@@ -20,6 +20,12 @@ struct _SmprofFunctionTable
   SmprofProfile       *profile;
   gboolean             syncing_entry;
 
+  /* The rows of the last profile by function, and the job whose function
+   * table numbers them: a new selection of the same job updates these rows
+   * instead of making new ones, so the column view keeps their cells. */
+  SmprofJob           *rows_job;
+  GHashTable          *rows_by_func;
+
   /* Template widgets and models */
   GtkSearchEntry      *filter_entry;
   GtkLabel            *count_label;
@@ -230,6 +236,8 @@ smprof_function_table_dispose (GObject *object)
     gtk_widget_unparent (child);
 
   g_clear_object (&self->profile);
+  g_clear_pointer (&self->rows_by_func, g_hash_table_unref);
+  g_clear_object (&self->rows_job);
 
   G_OBJECT_CLASS (smprof_function_table_parent_class)->dispose (object);
 }
@@ -390,6 +398,8 @@ smprof_function_table_init (SmprofFunctionTable *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
 
+  self->rows_by_func = g_hash_table_new_full (NULL, NULL, NULL, g_object_unref);
+
   gtk_sort_list_model_set_sorter (self->selection_sort, gtk_column_view_get_sorter (self->column_view));
   gtk_sort_list_model_set_sorter (self->callers_selection_sort, gtk_column_view_get_sorter (self->callers_view));
   gtk_sort_list_model_set_sorter (self->callees_selection_sort, gtk_column_view_get_sorter (self->callees_view));
@@ -439,6 +449,7 @@ smprof_function_table_set_profile (SmprofFunctionTable *self,
                                    SmprofProfile       *profile)
 {
   g_autoptr(GPtrArray) items = NULL;
+  g_autoptr(GHashTable) rows = NULL;
 
   g_return_if_fail (SMPROF_IS_FUNCTION_TABLE (self));
   g_return_if_fail (profile == NULL || SMPROF_IS_PROFILE (profile));
@@ -446,26 +457,47 @@ smprof_function_table_set_profile (SmprofFunctionTable *self,
   if (!g_set_object (&self->profile, profile))
     return;
 
-  items = g_ptr_array_new_with_free_func (g_object_unref);
+  items = g_ptr_array_new ();
+  rows = g_hash_table_new_full (NULL, NULL, NULL, g_object_unref);
 
   if (profile != NULL)
     {
-      SmprofFuncTable *table = smprof_job_get_func_table (smprof_profile_get_job (profile));
+      SmprofJob *job = smprof_profile_get_job (profile);
+      SmprofFuncTable *table = smprof_job_get_func_table (job);
       guint n = smprof_profile_get_n_functions (profile);
 
-      g_ptr_array_set_size (items, 0);
+      /* Function numbers are the job's own: rows of another job mean
+       * other functions. */
+      if (job != self->rows_job)
+        {
+          g_hash_table_remove_all (self->rows_by_func);
+          g_set_object (&self->rows_job, job);
+        }
+
       for (guint i = 0; i < n; i++)
         {
           const SmprofFunctionRow *row = smprof_profile_get_function (profile, i);
+          SmprofFunctionItem *item;
 
-          g_ptr_array_add (items, smprof_function_item_new (table, row->func, row->ncalls, row->pcalls,
-                                                            row->tottime, row->cumtime));
+          if (g_hash_table_steal_extended (self->rows_by_func, GUINT_TO_POINTER (row->func),
+                                           NULL, (gpointer *) &item))
+            smprof_function_item_set_values (item, row->ncalls, row->pcalls, row->tottime, row->cumtime);
+          else
+            item = smprof_function_item_new (table, row->func, row->ncalls, row->pcalls,
+                                             row->tottime, row->cumtime);
+          g_hash_table_insert (rows, GUINT_TO_POINTER (row->func), item);
+          g_ptr_array_add (items, item);
         }
     }
+  else
+    g_clear_object (&self->rows_job);
 
   gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
   g_list_store_splice (self->store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->store)),
                        items->pdata, items->len);
+  /* the rows of functions this selection does not have go */
+  g_clear_pointer (&self->rows_by_func, g_hash_table_unref);
+  self->rows_by_func = g_steal_pointer (&rows);
 
   gtk_widget_set_visible (GTK_WIDGET (self->note_label),
                           profile != NULL && smprof_profile_get_profiler (profile) == SMPROF_PROFILER_PYINSTRUMENT);

@@ -118,6 +118,11 @@ export_profile_async (SmprofJobPage       *self,
    * selection and how many intervals it sums. */
   smprof_export_options_init (&options);
   options.selection = description;
+  /* Pictures take the colour scheme the flame graph shows (the light variant:
+   * a file outlives the window's style). */
+  smprof_flame_palette_from_string (smprof_flame_graph_get_color_scheme (
+                                      smprof_flame_graph_view_get_flame_graph (self->flame_graph_view)),
+                                    &options.palette);
 
   g_task_set_task_data (task, g_object_ref (profile), g_object_unref);
   smprof_export_profile_to_file_async (profile, format, &options, file, cancellable,
@@ -211,32 +216,52 @@ smprof_job_page_dup_export_name (SmprofJobPage      *self,
 /* ------------------------------------------------------------------------ */
 /* The menu and its dialog                                                  */
 
-static void
-export_done_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
+/* How an export or a report from a dialog ended: nothing to say when it
+ * was cancelled, the error in the bar, or a toast. @result is the page's
+ * GTask (smprof_job_page_export_async(), _export_report_async()). */
+void
+_smprof_job_page_tell_written (SmprofJobPage *self,
+                               GAsyncResult  *result,
+                               GFile         *file,
+                               gboolean       report)
 {
-  SmprofJobPage *self = SMPROF_JOB_PAGE (object);
-  g_autoptr(GFile) file = user_data;
   g_autoptr(GError) error = NULL;
   g_autofree char *name = g_file_get_basename (file);
   g_autofree char *message = NULL;
 
-  if (!smprof_job_page_export_finish (self, result, &error))
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
     {
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         return;
 
-      /* Translators: a file name, then why it could not be written */
-      message = g_strdup_printf (_("Could not export “%s”: %s"), name, error->message);
+      if (report)
+        /* Translators: a file or folder name, then why it could not be written */
+        message = g_strdup_printf (_("Could not write the report “%s”: %s"), name, error->message);
+      else
+        /* Translators: a file name, then why it could not be written */
+        message = g_strdup_printf (_("Could not export “%s”: %s"), name, error->message);
       _smprof_job_page_show_error (self, message);
       return;
     }
 
   gtk_info_bar_set_revealed (self->error_bar, FALSE);
-  /* Translators: a file name */
-  message = g_strdup_printf (_("Exported “%s”"), name);
+  if (report)
+    /* Translators: a file or folder name */
+    message = g_strdup_printf (_("Report written to “%s”"), name);
+  else
+    /* Translators: a file name */
+    message = g_strdup_printf (_("Exported “%s”"), name);
   _smprof_job_page_show_toast (self, message);
+}
+
+static void
+export_done_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(GFile) file = user_data;
+
+  _smprof_job_page_tell_written (SMPROF_JOB_PAGE (object), result, file, FALSE);
 }
 
 static void
@@ -360,6 +385,7 @@ _smprof_job_page_update_export_actions (SmprofJobPage *self)
   GtkWidget *widget = GTK_WIDGET (self);
 
   gtk_widget_action_set_enabled (widget, "job-page.export", self->profile != NULL);
+  gtk_widget_action_set_enabled (widget, "job-page.export-report", self->profile != NULL);
   for (guint i = 0; i < SMPROF_EXPORT_N_FORMATS; i++)
     gtk_widget_action_set_enabled (widget, export_formats[i].action,
                                    self->profile != NULL &&
@@ -379,6 +405,7 @@ _smprof_job_page_export_dispose (SmprofJobPage *self)
       gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->export_dialog));
       g_clear_object (&self->export_dialog);
     }
+  _smprof_job_page_report_dispose (self);
 
   g_clear_handle_id (&self->toast_source, g_source_remove);
 }
@@ -390,6 +417,7 @@ _smprof_job_page_class_export_init (GtkWidgetClass *widget_class)
     gtk_widget_class_install_action (widget_class, export_formats[i].action, NULL, export_format_action);
 
   gtk_widget_class_install_action (widget_class, "job-page.export", "s", export_action);
+  _smprof_job_page_class_report_init (widget_class);
 
   gtk_widget_class_install_action (widget_class, "job-page.export-menu", NULL, export_menu_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "job-page.export-menu", NULL);

@@ -10,16 +10,20 @@
 #include "smprof-flame-graph-view.h"
 #include "smprof-function-table.h"
 #include "smprof-job-page.h"
+#include "smprof-node-chooser.h"
 #include "smprof-range-index.h"
 #include "smprof-timeline.h"
 
 G_BEGIN_DECLS
+
+typedef struct _SmprofJobPageRefresh SmprofJobPageRefresh;
 
 struct _SmprofJobPage
 {
   GtkWidget             parent_instance;
 
   SmprofJob            *job;
+  SmprofJob            *retired_job;       /* the job before a refresh, while its records are in use */
   SmprofProfiler        profiler;
   char                **all_node_ids;      /* the profiler's nodes, sorted */
   char                **node_ids;          /* the chosen nodes; NULL for all */
@@ -60,15 +64,27 @@ struct _SmprofJobPage
 
   /* exports (smprof-job-page-export.c) */
   GtkFileChooserNative *export_dialog;
+  GtkFileChooserNative *report_dialog;     /* smprof-job-page-report.c */
   GCancellable         *export_cancellable;
   guint                 toast_source;
 
   GtkStringList        *node_model;
 
+  /* the Between modes preset (smprof-job-page-modes.c): the pair, and the
+   * modes the drop-downs list, in their order */
+  SmprofMode            start_mode;
+  SmprofMode            end_mode;
+  GArray               *pair_modes;
+  GtkStringList        *mode_model;
+
+  /* live refresh (smprof-job-page-refresh.c) */
+  SmprofJobPageRefresh *refresh;
+
   /* template children */
   GtkLabel             *job_name_label;
   GtkLabel             *job_summary_label;
   GtkDropDown          *node_dropdown;
+  SmprofNodeChooser    *node_chooser;
   GtkWidget            *profiler_box;
   GtkToggleButton      *cprofile_button;
   GtkToggleButton      *pyinstrument_button;
@@ -85,6 +101,9 @@ struct _SmprofJobPage
   GtkListBoxRow        *forward_passes_row;
   GtkListBoxRow        *rest_of_step_row;
   GtkListBoxRow        *steps_row;
+  GtkListBoxRow        *mode_pair_row;
+  GtkDropDown          *start_mode_dropdown;
+  GtkDropDown          *end_mode_dropdown;
   GtkAdjustment        *first_step_adjustment;
   GtkAdjustment        *last_step_adjustment;
   GtkBox               *timeline_slot;
@@ -108,6 +127,36 @@ void _smprof_job_page_show_error             (SmprofJobPage  *self,
                                               const char     *message);
 void _smprof_job_page_show_toast             (SmprofJobPage  *self,
                                               const char     *message);
+void _smprof_job_page_tell_written           (SmprofJobPage  *self,
+                                              GAsyncResult   *result,
+                                              GFile          *file,
+                                              gboolean        report);
+
+/* smprof-job-page-report.c */
+void _smprof_job_page_class_report_init      (GtkWidgetClass *widget_class);
+void _smprof_job_page_report_dispose         (SmprofJobPage  *self);
+
+/* smprof-job-page-modes.c */
+void  _smprof_job_page_class_modes_init          (GtkWidgetClass  *widget_class);
+void  _smprof_job_page_modes_init                (SmprofJobPage   *self);
+void  _smprof_job_page_modes_dispose             (SmprofJobPage   *self);
+void  _smprof_job_page_update_modes              (SmprofJobPage   *self);
+void  _smprof_job_page_mode_pair_selection       (SmprofJobPage   *self,
+                                                  SmprofSelection *selection);
+char *_smprof_job_page_dup_mode_pair_description (SmprofJobPage   *self);
+char *_smprof_job_page_dup_mode_pair_slug        (SmprofJobPage   *self);
+
+/* smprof-job-page.c, for smprof-job-page-refresh.c */
+void _smprof_job_page_swap_job               (SmprofJobPage  *self,
+                                              SmprofJob      *job);
+
+/* smprof-job-page-refresh.c */
+void _smprof_job_page_refresh_init           (SmprofJobPage  *self);
+void _smprof_job_page_refresh_dispose        (SmprofJobPage  *self);
+void _smprof_job_page_set_refresh_interval   (SmprofJobPage  *self,
+                                              guint           interval_ms);
+guint    _smprof_job_page_get_n_refreshes    (SmprofJobPage  *self);
+gboolean _smprof_job_page_get_live_refresh   (SmprofJobPage  *self);
 
 /* For the tests: whether the last aggregate came from the range index. */
 gboolean _smprof_job_page_used_range_index   (SmprofJobPage  *self);

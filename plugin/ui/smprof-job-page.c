@@ -353,6 +353,8 @@ dup_description (SmprofJobPage *self,
       return g_strdup (_("forward passes (step start to forward pass end, training loop)"));
     case SMPROF_JOB_PAGE_PRESET_REST_OF_STEP:
       return g_strdup (_("rest of step (training loop without the forward passes)"));
+    case SMPROF_JOB_PAGE_PRESET_BETWEEN_MODES:
+      return _smprof_job_page_dup_mode_pair_description (self);
     case SMPROF_JOB_PAGE_PRESET_INITIALIZATION:
     case SMPROF_JOB_PAGE_PRESET_TRAINING_LOOP:
     case SMPROF_JOB_PAGE_PRESET_FINALIZATION:
@@ -411,6 +413,12 @@ dup_slug (SmprofJobPage *self,
         g_string_append_printf (slug, "steps-%" G_GINT64_FORMAT "-%" G_GINT64_FORMAT,
                                 self->first_step, self->last_step);
     }
+  else if (self->preset == SMPROF_JOB_PAGE_PRESET_BETWEEN_MODES)
+    {
+      g_autofree char *modes = _smprof_job_page_dup_mode_pair_slug (self);
+
+      g_string_append (slug, modes);
+    }
   else if (self->preset != SMPROF_JOB_PAGE_PRESET_NONE)
     g_string_append (slug, preset_slugs[self->preset]);
   else if (self->has_query && self->selection.kind == SMPROF_SELECT_OVERLAP)
@@ -453,7 +461,8 @@ set_busy (SmprofJobPage *self,
 }
 
 static char *
-describe_nodes (GPtrArray *records)
+describe_nodes (SmprofJobPage *self,
+                GPtrArray     *records)
 {
   g_auto(GStrv) ids = dup_record_node_ids (records);
   guint n = g_strv_length (ids);
@@ -463,7 +472,8 @@ describe_nodes (GPtrArray *records)
     /* Translators: the one node aggregated */
     return g_strdup_printf (_("node %s"), ids[0]);
 
-  if (n > 3)
+  /* Several nodes chosen by hand are named, however many. */
+  if (n > 3 && self->node_ids == NULL)
     return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u node", "%u nodes", n), n);
 
   joined = g_strjoinv (", ", ids);
@@ -498,7 +508,7 @@ update_status (SmprofJobPage *self)
   g_ptr_array_add (parts, g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u interval", "%u intervals", n_selected),
                                            n_selected));
   g_ptr_array_add (parts, describe_steps (self->selected_records));
-  g_ptr_array_add (parts, describe_nodes (self->selected_records));
+  g_ptr_array_add (parts, describe_nodes (self, self->selected_records));
 
   if (self->profile != NULL && n_read > 0)
     {
@@ -823,6 +833,19 @@ update_node_model (SmprofJobPage *self)
     gtk_string_list_append (self->node_model, self->all_node_ids[i]);
   gtk_drop_down_set_selected (self->node_dropdown, 0);
   self->syncing = FALSE;
+
+  smprof_node_chooser_set_node_ids (self->node_chooser, (const char * const *) self->all_node_ids);
+  smprof_node_chooser_set_chosen (self->node_chooser, (const char * const *) self->node_ids);
+}
+
+/* "Choose nodes…": several nodes, or all of them when all are checked. */
+static void
+node_chooser_changed_cb (SmprofJobPage     *self,
+                         SmprofNodeChooser *chooser)
+{
+  g_auto(GStrv) chosen = smprof_node_chooser_dup_chosen (chooser);
+
+  smprof_job_page_set_node_ids (self, (const char * const *) chosen);
 }
 
 static void
@@ -911,6 +934,7 @@ set_profiler_internal (SmprofJobPage  *self,
   update_header (self);
   update_node_model (self);
   update_step_range (self);
+  _smprof_job_page_update_modes (self);
 }
 
 static void
@@ -948,6 +972,8 @@ row_for_preset (SmprofJobPage       *self,
       return self->rest_of_step_row;
     case SMPROF_JOB_PAGE_PRESET_STEPS:
       return self->steps_row;
+    case SMPROF_JOB_PAGE_PRESET_BETWEEN_MODES:
+      return self->mode_pair_row;
     case SMPROF_JOB_PAGE_PRESET_NONE:
     default:
       return NULL;
@@ -977,6 +1003,9 @@ selection_for_preset (SmprofJobPage       *self,
     case SMPROF_JOB_PAGE_PRESET_STEPS:
       smprof_selection_init_step (selection, self->first_step);
       selection->end_step = self->last_step;
+      break;
+    case SMPROF_JOB_PAGE_PRESET_BETWEEN_MODES:
+      _smprof_job_page_mode_pair_selection (self, selection);
       break;
     case SMPROF_JOB_PAGE_PRESET_WHOLE_JOB:
     case SMPROF_JOB_PAGE_PRESET_NONE:
@@ -1012,6 +1041,7 @@ preset_row_selected_cb (SmprofJobPage *self,
     SMPROF_JOB_PAGE_PRESET_FORWARD_PASSES,
     SMPROF_JOB_PAGE_PRESET_REST_OF_STEP,
     SMPROF_JOB_PAGE_PRESET_STEPS,
+    SMPROF_JOB_PAGE_PRESET_BETWEEN_MODES,
   };
 
   if (self->syncing || row == NULL)
@@ -1057,7 +1087,7 @@ preset_action (GtkWidget  *widget,
   SmprofJobPage *self = SMPROF_JOB_PAGE (widget);
   int preset = g_variant_get_int32 (parameter);
 
-  if (preset > SMPROF_JOB_PAGE_PRESET_NONE && preset <= SMPROF_JOB_PAGE_PRESET_STEPS &&
+  if (preset > SMPROF_JOB_PAGE_PRESET_NONE && preset <= SMPROF_JOB_PAGE_PRESET_BETWEEN_MODES &&
       gtk_widget_get_sensitive (GTK_WIDGET (row_for_preset (self, preset))))
     smprof_job_page_set_preset (self, preset);
 }
@@ -1145,10 +1175,12 @@ smprof_job_page_dispose (GObject *object)
   self->generation++;
 
   _smprof_job_page_export_dispose (self);
+  _smprof_job_page_refresh_dispose (self);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), SMPROF_TYPE_JOB_PAGE);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
+  _smprof_job_page_modes_dispose (self);
 
   g_clear_object (&self->node_model);
   g_clear_object (&self->profile);
@@ -1156,6 +1188,7 @@ smprof_job_page_dispose (GObject *object)
   g_clear_pointer (&self->selected_records, g_ptr_array_unref);
   clear_query (self);
   g_clear_object (&self->job);
+  g_clear_object (&self->retired_job);
 
   G_OBJECT_CLASS (smprof_job_page_parent_class)->dispose (object);
 }
@@ -1280,6 +1313,7 @@ smprof_job_page_class_init (SmprofJobPageClass *klass)
                   G_TYPE_NONE, 0);
 
   g_type_ensure (SMPROF_TYPE_TIMELINE);
+  g_type_ensure (SMPROF_TYPE_NODE_CHOOSER);
   g_type_ensure (SMPROF_TYPE_FUNCTION_TABLE);
   g_type_ensure (SMPROF_TYPE_CALL_TREE_VIEW);
   g_type_ensure (SMPROF_TYPE_FLAME_GRAPH_VIEW);
@@ -1290,6 +1324,7 @@ smprof_job_page_class_init (SmprofJobPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, job_name_label);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, job_summary_label);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, node_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, node_chooser);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, profiler_box);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, cprofile_button);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, pyinstrument_button);
@@ -1326,9 +1361,9 @@ smprof_job_page_class_init (SmprofJobPageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, timeline_notify_selection_cb);
   gtk_widget_class_bind_template_callback (widget_class, error_bar_response_cb);
 
-  /* Presets: Alt+1 … Alt+7 */
+  /* Presets: Alt+1 … Alt+8 */
   gtk_widget_class_install_action (widget_class, "job-page.preset", "i", preset_action);
-  for (int preset = SMPROF_JOB_PAGE_PRESET_WHOLE_JOB; preset <= SMPROF_JOB_PAGE_PRESET_STEPS; preset++)
+  for (int preset = SMPROF_JOB_PAGE_PRESET_WHOLE_JOB; preset <= SMPROF_JOB_PAGE_PRESET_BETWEEN_MODES; preset++)
     gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1 + preset - SMPROF_JOB_PAGE_PRESET_WHOLE_JOB,
                                          GDK_ALT_MASK, "job-page.preset", "i", preset);
 
@@ -1350,6 +1385,7 @@ smprof_job_page_class_init (SmprofJobPageClass *klass)
   gtk_widget_class_install_action (widget_class, "job-page.zoom-to-selection", NULL, zoom_action);
 
   _smprof_job_page_class_export_init (widget_class);
+  _smprof_job_page_class_modes_init (widget_class);
 }
 
 static void
@@ -1364,12 +1400,16 @@ smprof_job_page_init (SmprofJobPage *self)
   gtk_drop_down_set_model (self->node_dropdown, G_LIST_MODEL (self->node_model));
   g_signal_connect_object (self->node_dropdown, "notify::selected",
                            G_CALLBACK (node_selected_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->node_chooser, "changed",
+                           G_CALLBACK (node_chooser_changed_cb), self, G_CONNECT_SWAPPED);
+  _smprof_job_page_modes_init (self);
 
   g_signal_connect_object (self->views_stack, "notify::visible-child",
                            G_CALLBACK (visible_view_changed_cb), self, G_CONNECT_SWAPPED);
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "job-page.zoom-to-selection", FALSE);
   _smprof_job_page_update_export_actions (self);
+  _smprof_job_page_refresh_init (self);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1525,6 +1565,7 @@ smprof_job_page_set_node_ids (SmprofJobPage      *self,
   self->syncing = TRUE;
   gtk_drop_down_set_selected (self->node_dropdown, selected);
   self->syncing = FALSE;
+  smprof_node_chooser_set_chosen (self->node_chooser, node_ids);
 
   self->timeline_syncing = TRUE;
   smprof_timeline_set_visible_nodes (self->timeline, node_ids);
@@ -1556,7 +1597,7 @@ smprof_job_page_set_preset (SmprofJobPage       *self,
                             SmprofJobPagePreset  preset)
 {
   g_return_if_fail (SMPROF_IS_JOB_PAGE (self));
-  g_return_if_fail (preset > SMPROF_JOB_PAGE_PRESET_NONE && preset <= SMPROF_JOB_PAGE_PRESET_STEPS);
+  g_return_if_fail (preset > SMPROF_JOB_PAGE_PRESET_NONE && preset <= SMPROF_JOB_PAGE_PRESET_BETWEEN_MODES);
 
   self->preset = preset;
   clear_query (self);
@@ -1766,4 +1807,153 @@ gboolean
 _smprof_job_page_used_range_index (SmprofJobPage *self)
 {
   return self->profile_from_index;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Live refresh (smprof-job-page-refresh.c)                                 */
+
+/* The records of @job with the paths of @records, in @records' order; those
+ * that are gone are left out. */
+static GPtrArray *
+records_in_job (SmprofJob      *job,
+                SmprofProfiler  profiler,
+                GPtrArray      *records)
+{
+  GPtrArray *all = smprof_job_get_records (job, profiler);
+  g_autoptr(GHashTable) by_path = g_hash_table_new (g_str_hash, g_str_equal);
+  GPtrArray *found = g_ptr_array_new ();
+
+  for (guint i = 0; i < all->len; i++)
+    {
+      SmprofRecord *record = g_ptr_array_index (all, i);
+
+      g_hash_table_insert (by_path, record->path, record);
+    }
+
+  for (guint i = 0; i < records->len; i++)
+    {
+      const SmprofRecord *record = g_ptr_array_index (records, i);
+      SmprofRecord *same = g_hash_table_lookup (by_path, record->path);
+
+      if (same != NULL)
+        g_ptr_array_add (found, same);
+    }
+
+  return found;
+}
+
+static gboolean
+same_paths (GPtrArray *a,
+            GPtrArray *b)
+{
+  if (a == NULL || b == NULL || a->len != b->len)
+    return FALSE;
+
+  for (guint i = 0; i < a->len; i++)
+    if (g_strcmp0 (((SmprofRecord *) g_ptr_array_index (a, i))->path,
+                   ((SmprofRecord *) g_ptr_array_index (b, i))->path) != 0)
+      return FALSE;
+
+  return TRUE;
+}
+
+/**
+ * _smprof_job_page_swap_job:
+ * @self: a job page
+ * @job: the same job, listed again (it may hold more intervals)
+ *
+ * Shows @job in place of the page's job, keeping what the user chose: the
+ * profiler, the nodes, the selection (intervals picked on the timeline are
+ * found again by their paths; a preset or a range is asked of @job, so it
+ * takes in the new intervals it covers), the timeline's zoom and scroll. The
+ * selection is aggregated again only when it now names other intervals.
+ */
+void
+_smprof_job_page_swap_job (SmprofJobPage *self,
+                           SmprofJob     *job)
+{
+  g_auto(GStrv) node_ids = NULL;
+  g_auto(GStrv) visible_nodes = NULL;
+  g_autoptr(GPtrArray) records = NULL;
+  double view_start, view_end;
+  gint64 first_step = self->first_step, last_step = self->last_step;
+  SmprofProfiler profiler = self->profiler;
+
+  g_return_if_fail (SMPROF_IS_JOB_PAGE (self));
+  g_return_if_fail (SMPROF_IS_JOB (job));
+
+  if (job == self->job || !smprof_job_has_profiler (job, profiler))
+    return;
+
+  node_ids = g_strdupv (self->node_ids);
+  visible_nodes = g_strdupv ((char **) smprof_timeline_get_visible_nodes (self->timeline));
+  smprof_timeline_get_visible_range (self->timeline, &view_start, &view_end);
+
+  /* The range index sums the old job's intervals: build it again later. */
+  if (self->index_cancellable != NULL)
+    g_cancellable_cancel (self->index_cancellable);
+  g_clear_object (&self->index_cancellable);
+  g_clear_object (&self->range_index);
+  self->index_started = FALSE;
+
+  /* The profile and the selected records still point into the old job
+   * until the next aggregate replaces them: keep it until then. */
+  g_clear_object (&self->retired_job);
+  self->retired_job = g_steal_pointer (&self->job);
+  self->job = g_object_ref (job);
+
+  if (self->explicit_records != NULL)
+    {
+      GPtrArray *found = records_in_job (job, profiler, self->explicit_records);
+
+      g_ptr_array_unref (self->explicit_records);
+      self->explicit_records = found;
+    }
+
+  g_clear_pointer (&self->all_node_ids, g_strfreev);
+  self->all_node_ids = smprof_job_dup_node_ids (job, profiler);
+  update_header (self);
+  update_node_model (self);
+  /* The drop-down shows one node; several show in the node chooser only. */
+  if (node_ids != NULL && g_strv_length (node_ids) == 1)
+    for (guint i = 0; self->all_node_ids[i] != NULL; i++)
+      if (strcmp (self->all_node_ids[i], node_ids[0]) == 0)
+        {
+          self->syncing = TRUE;
+          gtk_drop_down_set_selected (self->node_dropdown, i + 1);
+          self->syncing = FALSE;
+        }
+  if (node_ids != NULL && g_strv_length (node_ids) > 1)
+    {
+      self->syncing = TRUE;
+      gtk_drop_down_set_selected (self->node_dropdown, GTK_INVALID_LIST_POSITION);
+      self->syncing = FALSE;
+    }
+
+  update_step_range (self);
+  _smprof_job_page_update_modes (self);
+  self->syncing = TRUE;
+  gtk_adjustment_set_value (self->first_step_adjustment, first_step);
+  gtk_adjustment_set_value (self->last_step_adjustment, last_step);
+  self->first_step = (gint64) gtk_adjustment_get_value (self->first_step_adjustment);
+  self->last_step = (gint64) gtk_adjustment_get_value (self->last_step_adjustment);
+  self->syncing = FALSE;
+
+  self->timeline_syncing = TRUE;
+  smprof_timeline_set_job (self->timeline, job);
+  smprof_timeline_set_visible_nodes (self->timeline, (const char * const *) visible_nodes);
+  smprof_timeline_set_visible_range (self->timeline, view_start, view_end);
+  self->timeline_syncing = FALSE;
+  sync_timeline (self);
+
+  records = select_for (job, profiler, current_node_ids (self), self->preset, &self->selection,
+                        self->explicit_records);
+  if (same_paths (records, self->selected_records))
+    {
+      /* The same intervals: the profile stands; only the records move to the new job. */
+      g_clear_pointer (&self->selected_records, g_ptr_array_unref);
+      self->selected_records = g_steal_pointer (&records);
+    }
+  else
+    queue_update (self);
 }

@@ -29,6 +29,8 @@ G_BEGIN_DECLS
  * @SMPROF_JOB_PAGE_PRESET_REST_OF_STEP: the training loop without the forward passes
  * @SMPROF_JOB_PAGE_PRESET_STEPS: train steps N to M, smdebug's by-step rule
  *   (step start to step end)
+ * @SMPROF_JOB_PAGE_PRESET_BETWEEN_MODES: intervals from one mode to another,
+ *   smdebug's fetch_profile_stats_between_modes
  */
 typedef enum
 {
@@ -40,6 +42,7 @@ typedef enum
   SMPROF_JOB_PAGE_PRESET_FORWARD_PASSES,
   SMPROF_JOB_PAGE_PRESET_REST_OF_STEP,
   SMPROF_JOB_PAGE_PRESET_STEPS,
+  SMPROF_JOB_PAGE_PRESET_BETWEEN_MODES,
 } SmprofJobPagePreset;
 
 #define SMPROF_TYPE_JOB_PAGE (smprof_job_page_get_type ())
@@ -60,6 +63,9 @@ void                   smprof_job_page_set_preset                (SmprofJobPage 
 void                   smprof_job_page_set_step_range            (SmprofJobPage          *self,
                                                                   gint64                  first_step,
                                                                   gint64                  last_step);
+void                   smprof_job_page_set_mode_pair             (SmprofJobPage          *self,
+                                                                  SmprofMode              start_mode,
+                                                                  SmprofMode              end_mode);
 const SmprofSelection *smprof_job_page_get_selection             (SmprofJobPage          *self);
 void                   smprof_job_page_set_selection             (SmprofJobPage          *self,
                                                                   const SmprofSelection  *selection);
@@ -82,6 +88,14 @@ void                   smprof_job_page_export_async              (SmprofJobPage 
                                                                   GAsyncReadyCallback     callback,
                                                                   gpointer                user_data);
 gboolean               smprof_job_page_export_finish             (SmprofJobPage          *self,
+                                                                  GAsyncResult           *result,
+                                                                  GError                **error);
+void                   smprof_job_page_export_report_async       (SmprofJobPage          *self,
+                                                                  GFile                  *file,
+                                                                  GCancellable           *cancellable,
+                                                                  GAsyncReadyCallback     callback,
+                                                                  gpointer                user_data);
+gboolean               smprof_job_page_export_report_finish      (SmprofJobPage          *self,
                                                                   GAsyncResult           *result,
                                                                   GError                **error);
 

@@ -68,6 +68,22 @@ smprof_timeline_get_mode_color (SmprofMode  mode,
   rgba_from_hex (mode_colors[mode - 1][dark ? 1 : 0], color);
 }
 
+/* A step in the strip under a node: its mode's colour, muted towards the
+ * background so the profiled intervals above stay the strongest marks.
+ * Opaque, so it reads the same on striped rows. */
+void
+_smprof_timeline_get_step_color (SmprofMode  mode,
+                                 gboolean    dark,
+                                 GdkRGBA    *color)
+{
+  double toward = dark ? 0.16 : 1.0;
+
+  smprof_timeline_get_mode_color (mode, dark, color);
+  color->red = 0.6 * color->red + 0.4 * toward;
+  color->green = 0.6 * color->green + 0.4 * toward;
+  color->blue = 0.6 * color->blue + 0.4 * toward;
+}
+
 /**
  * smprof_timeline_get_mode_label:
  *
@@ -418,6 +434,64 @@ blocks_item_cb (SmprofTimeline           *self,
     }
 }
 
+/* Every step of the row's node, one tick each; where they are narrower than a
+ * pixel, one per pixel column (the rest of the column skipped by binary
+ * search), so the cost follows the pixels, not the steps. */
+static void
+draw_steps (SmprofTimeline            *self,
+            GtkSnapshot               *snapshot,
+            const SmprofTimelineCache *cache,
+            const SmprofTimelineRow   *row)
+{
+  const SmprofTimelineStep *steps;
+  SmprofTimelineAxis axis = cache->axis;
+  double width = cache_width (cache);
+  GdkRGBA track = self->fg;
+  guint n, first, last, i;
+
+  steps = smprof_timeline_steps_get_node (self->steps, row->node, &n);
+  smprof_timeline_steps_range (self->steps, row->node, axis, cache->start, cache->end, &first, &last);
+
+  /* a faint track: where the timeline recorded no step */
+  track.alpha = 0.06;
+  append_rect (snapshot, &track, -2, row->steps_y, width + 4, SMPROF_TIMELINE_STEPS_HEIGHT);
+
+  i = first;
+  while (i < last)
+    {
+      double x0 = (steps[i].start[axis] - cache->start) * cache->scale;
+      double x1 = (steps[i].end[axis] - cache->start) * cache->scale;
+      GdkRGBA color;
+
+      _smprof_timeline_get_step_color (steps[i].event->mode, self->dark, &color);
+
+      if (x1 - x0 >= 1)
+        {
+          double cx0 = MAX (x0, -2);
+          double cx1 = MIN (x1, width + 2);
+
+          /* a pixel of track after ticks wide enough, so neighbours read apart */
+          append_rect (snapshot, &color, cx0, row->steps_y,
+                       cx1 - cx0 - (x1 - x0 >= 4 && x1 <= width + 2 ? 1 : 0), SMPROF_TIMELINE_STEPS_HEIGHT);
+          i++;
+        }
+      else
+        {
+          double column = floor (x0);
+          double boundary = cache->start + (column + 1) / cache->scale;
+          guint next;
+
+          append_rect (snapshot, &color, column, row->steps_y, 1, SMPROF_TIMELINE_STEPS_HEIGHT);
+          next = smprof_timeline_steps_next_start (self->steps, row->node, axis, i + 1, boundary);
+
+          /* a skipped step that reaches past this column must still be drawn */
+          if (next > i + 1 && steps[next - 1].end[axis] > boundary)
+            next--;
+          i = MAX (next, i + 1);
+        }
+    }
+}
+
 static void
 ensure_blocks (SmprofTimeline               *self,
                const SmprofTimelineViewport *vp,
@@ -447,6 +521,9 @@ ensure_blocks (SmprofTimeline               *self,
                               snapshot, blocks_item_cb, &data);
           flush_run (self, snapshot, &data.run, data.y);
         }
+
+      if (row->steps_y >= 0 && self->steps != NULL)
+        draw_steps (self, snapshot, cache, row);
     }
 
   cache->node = gtk_snapshot_free_to_node (snapshot);
@@ -941,6 +1018,25 @@ _smprof_timeline_dup_tooltip_markup (const SmprofTimelineItem *item)
                                   item->record->node_id, from, to, when, item->record->interval);
 }
 
+/* The hover tooltip of a step in the strip: node, mode and step number,
+ * duration and start, the phase name the framework timeline gave it. */
+char *
+_smprof_timeline_dup_step_tooltip_markup (const SmprofTimelineStep *step)
+{
+  const SmprofStepEvent *event = step->event;
+  g_autofree char *what = NULL;
+  g_autofree char *duration = NULL;
+  g_autofree char *when = NULL;
+
+  /* Translators: a step of the framework timeline, as in "Train step 3" */
+  what = g_strdup_printf (_("%s step %lld"), smprof_timeline_get_mode_label (event->mode), (long long) event->step);
+  duration = smprof_ui_format_duration ((event->end_us - event->start_us) / 1e6);
+  when = g_strdup_printf (_("%s, from %.6f s"), duration, step->start[SMPROF_TIMELINE_AXIS_TIME] / 1e6);
+
+  return g_markup_printf_escaped ("<b>%s</b>\n%s\n%s\n<small>%s</small>",
+                                  event->node_id != NULL ? event->node_id : "", what, when, event->phase);
+}
+
 gboolean
 _smprof_timeline_query_tooltip (GtkWidget  *widget,
                                int         x,
@@ -957,6 +1053,23 @@ _smprof_timeline_query_tooltip (GtkWidget  *widget,
     item = self->focus_item;
   else
     item = _smprof_timeline_item_at (self, x, y);
+
+  if (item == NULL && !keyboard_tooltip)
+    {
+      const SmprofTimelineStep *step;
+      guint node = 0;
+
+      step = _smprof_timeline_step_at (self, x, y, &node);
+      if (step == NULL)
+        return FALSE;
+
+      markup = _smprof_timeline_dup_step_tooltip_markup (step);
+      gtk_tooltip_set_markup (tooltip, markup);
+      if (_smprof_timeline_get_step_rect (self, node, step, &rect))
+        gtk_tooltip_set_tip_area (tooltip, &(GdkRectangle) { floor (rect.origin.x), floor (rect.origin.y),
+                                                             MAX (1, ceil (rect.size.width)), ceil (rect.size.height) });
+      return TRUE;
+    }
 
   if (item == NULL)
     return FALSE;

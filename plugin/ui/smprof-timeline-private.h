@@ -7,6 +7,7 @@
 #pragma once
 
 #include "smprof-timeline.h"
+#include "smprof-timeline-steps.h"
 
 G_BEGIN_DECLS
 
@@ -19,12 +20,15 @@ G_BEGIN_DECLS
 #define SMPROF_TIMELINE_RIGHT_PAD     8
 #define SMPROF_TIMELINE_DRAG_THRESHOLD 3
 #define SMPROF_TIMELINE_BLOCK_HEIGHT (SMPROF_TIMELINE_LANE_HEIGHT - 2 * SMPROF_TIMELINE_BLOCK_INSET)
+#define SMPROF_TIMELINE_STEPS_HEIGHT  7   /* the strip of every step, under a node's lanes */
+#define SMPROF_TIMELINE_STEPS_PAD     3   /* below the strip */
 
 typedef struct
 {
   guint  node;     /* index in the layout */
   double y;        /* top, in content coordinates (0 = first row) */
   double height;
+  double steps_y;  /* top of the node's strip of steps, content coordinates; -1: none */
 } SmprofTimelineRow;
 
 typedef struct
@@ -47,6 +51,7 @@ struct _SmprofTimeline
   SmprofProfiler            profiler;
   char                    **visible_nodes;   /* as set; NULL: all */
   SmprofTimelineLayout     *layout;
+  SmprofTimelineSteps      *steps;           /* every step, from the framework timeline; NULL: none */
   GArray                   *rows;            /* SmprofTimelineRow, shown nodes in order */
   GArray                   *row_of_node;     /* int per layout node: its row, or -1 */
   double                    content_height;
@@ -171,6 +176,16 @@ gboolean                  _smprof_timeline_selection_span     (SmprofTimeline   
                                                                double                   *start,
                                                                double                   *end);
 
+/* smprof-timeline.c: the strip of steps */
+const SmprofTimelineStep *_smprof_timeline_step_at            (SmprofTimeline           *self,
+                                                               double                    x,
+                                                               double                    y,
+                                                               guint                    *node);
+gboolean                  _smprof_timeline_get_step_rect      (SmprofTimeline           *self,
+                                                               guint                     node,
+                                                               const SmprofTimelineStep *step,
+                                                               graphene_rect_t          *rect);
+
 /* smprof-timeline-draw.c */
 void                      _smprof_timeline_snapshot           (GtkWidget                *widget,
                                                                GtkSnapshot              *snapshot);
@@ -181,6 +196,10 @@ gboolean                  _smprof_timeline_query_tooltip      (GtkWidget        
                                                                GtkTooltip               *tooltip);
 void                      _smprof_timeline_cache_clear        (SmprofTimelineCache      *cache);
 char                     *_smprof_timeline_dup_tooltip_markup (const SmprofTimelineItem *item);
+char                     *_smprof_timeline_dup_step_tooltip_markup (const SmprofTimelineStep *step);
+void                      _smprof_timeline_get_step_color     (SmprofMode                mode,
+                                                               gboolean                  dark,
+                                                               GdkRGBA                  *color);
 
 /* smprof-timeline-input.c */
 void                      _smprof_timeline_class_input_init   (GtkWidgetClass           *widget_class);

@@ -236,11 +236,82 @@ _smprof_timeline_item_at (SmprofTimeline *self,
   if (row < 0)
     return NULL;
 
+  /* The strip of steps under the lanes holds no interval. */
+  {
+    const SmprofTimelineRow *r = _smprof_timeline_get_row (self, row);
+
+    if (r->steps_y >= 0 && y - SMPROF_TIMELINE_RULER_HEIGHT + self->vscroll >= r->steps_y - 1)
+      return NULL;
+  }
+
   _smprof_timeline_get_viewport (self, &vp);
 
   return smprof_timeline_layout_hit (self->layout, _smprof_timeline_get_row (self, row)->node, lane, _smprof_timeline_axis (self),
                                      smprof_timeline_viewport_x_to_value (&vp, x),
                                      2 * vp.span / vp.width);
+}
+
+/* The step under widget (x, y) in a node's strip of steps, or NULL; @node
+ * gets its node. */
+const SmprofTimelineStep *
+_smprof_timeline_step_at (SmprofTimeline *self,
+                          double          x,
+                          double          y,
+                          guint          *node)
+{
+  const SmprofTimelineRow *r;
+  SmprofTimelineViewport vp;
+  double cy;
+  int row;
+
+  if (self->steps == NULL || x < plot_x (self))
+    return NULL;
+
+  row = _smprof_timeline_row_at_y (self, y, NULL);
+  if (row < 0)
+    return NULL;
+
+  r = _smprof_timeline_get_row (self, row);
+  cy = y - SMPROF_TIMELINE_RULER_HEIGHT + self->vscroll;
+  if (r->steps_y < 0 || cy < r->steps_y - 1 || cy > r->steps_y + SMPROF_TIMELINE_STEPS_HEIGHT + 1)
+    return NULL;
+
+  _smprof_timeline_get_viewport (self, &vp);
+  if (node != NULL)
+    *node = r->node;
+
+  return smprof_timeline_steps_hit (self->steps, r->node, _smprof_timeline_axis (self),
+                                    smprof_timeline_viewport_x_to_value (&vp, x),
+                                    2 * vp.span / vp.width);
+}
+
+/* A step's tick in widget coordinates, unclipped (at least a pixel wide). */
+gboolean
+_smprof_timeline_get_step_rect (SmprofTimeline           *self,
+                                guint                     node,
+                                const SmprofTimelineStep *step,
+                                graphene_rect_t          *rect)
+{
+  SmprofTimelineViewport vp;
+  SmprofTimelineAxis axis = _smprof_timeline_axis (self);
+  const SmprofTimelineRow *r;
+  int row = _smprof_timeline_row_of_node (self, node);
+  double x0, x1;
+
+  if (step == NULL || row < 0)
+    return FALSE;
+
+  r = _smprof_timeline_get_row (self, row);
+  if (r->steps_y < 0)
+    return FALSE;
+
+  _smprof_timeline_get_viewport (self, &vp);
+  x0 = smprof_timeline_viewport_value_to_x (&vp, step->start[axis]);
+  x1 = smprof_timeline_viewport_value_to_x (&vp, step->end[axis]);
+  graphene_rect_init (rect, x0, SMPROF_TIMELINE_RULER_HEIGHT - self->vscroll + r->steps_y,
+                      MAX (1, x1 - x0), SMPROF_TIMELINE_STEPS_HEIGHT);
+
+  return TRUE;
 }
 
 /* Nodes and rows ------------------------------------------------------------ */
@@ -283,6 +354,18 @@ rebuild_rows (SmprofTimeline *self)
           row.y = self->content_height;
           row.height = 2 * SMPROF_TIMELINE_ROW_PAD +
                        smprof_timeline_layout_get_n_lanes (self->layout, n) * SMPROF_TIMELINE_LANE_HEIGHT;
+          row.steps_y = -1;
+          if (self->steps != NULL)
+            {
+              guint n_steps = 0;
+
+              smprof_timeline_steps_get_node (self->steps, n, &n_steps);
+              if (n_steps > 0)
+                {
+                  row.steps_y = row.y + row.height;
+                  row.height += SMPROF_TIMELINE_STEPS_HEIGHT + SMPROF_TIMELINE_STEPS_PAD;
+                }
+            }
           g_array_append_val (self->rows, row);
           self->content_height += row.height;
 
@@ -356,6 +439,18 @@ get_fit (SmprofTimeline *self,
         {
           s = 0;
           e = 1;
+        }
+
+      /* Steps before or after the profiled intervals are shown too. */
+      for (guint i = 0; self->steps != NULL && i < n_nodes; i++)
+        {
+          double ss, se;
+
+          if (smprof_timeline_steps_get_extent (self->steps, _smprof_timeline_axis (self), nodes[i], &ss, &se))
+            {
+              s = MIN (s, ss);
+              e = MAX (e, se);
+            }
         }
     }
 
@@ -810,6 +905,8 @@ _smprof_timeline_set_layout (SmprofTimeline       *self,
   g_clear_pointer (&self->selection, smprof_timeline_selection_unref);
   g_clear_pointer (&self->selected, g_free);
   g_set_object (&self->layout, layout);
+  if (self->steps != NULL && (layout == NULL || smprof_timeline_steps_get_layout (self->steps) != layout))
+    g_clear_pointer (&self->steps, smprof_timeline_steps_free);
 
   rebuild_rows (self);
   self->vscroll = 0;
@@ -835,6 +932,10 @@ rebuild_layout (SmprofTimeline *self)
       if (records != NULL)
         layout = smprof_timeline_layout_new (records);
     }
+
+  g_clear_pointer (&self->steps, smprof_timeline_steps_free);
+  if (layout != NULL)
+    self->steps = smprof_timeline_steps_new (layout, self->job);
 
   _smprof_timeline_set_layout (self, layout);
 }
@@ -896,6 +997,7 @@ smprof_timeline_dispose (GObject *object)
   g_clear_pointer (&self->selection, smprof_timeline_selection_unref);
   g_clear_pointer (&self->selected, g_free);
   self->hover_item = self->focus_item = self->anchor_item = NULL;
+  g_clear_pointer (&self->steps, smprof_timeline_steps_free);
   g_clear_object (&self->layout);
   g_clear_object (&self->job);
 

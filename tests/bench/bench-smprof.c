@@ -74,8 +74,11 @@ read_status_kb (const char *field)
   return g_ascii_strtoull (line + strlen (field) + 1, NULL, 10) * 1024;
 }
 
+/* @for_any_node: index as the command line does for a query on smdebug's
+ * "any" node: only the node folders that query needs */
 static SmprofJob *
-open_job (const Options *options)
+open_job (const Options *options,
+          gboolean       for_any_node)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(SmprofSource) source = smprof_local_source_new (options->source, &error);
@@ -85,7 +88,7 @@ open_job (const Options *options)
     g_error ("%s", error->message);
 
   job = smprof_job_new (source);
-  if (!smprof_job_load (job, NULL, &error))
+  if (!(for_any_node ? smprof_job_load_for_any_node (job, NULL, NULL, &error) : smprof_job_load (job, NULL, &error)))
     g_error ("%s", error->message);
 
   return job;
@@ -115,7 +118,7 @@ static int
 run_cold (const Options *options)
 {
   double t0 = now ();
-  g_autoptr(SmprofJob) job = open_job (options);
+  g_autoptr(SmprofJob) job = open_job (options, g_strcmp0 (options->node, "any") == 0);
   double t1 = now ();
   GPtrArray *records = smprof_job_get_records (job, SMPROF_PROFILER_CPROFILE);
   g_auto(GStrv) nodes = resolve_nodes (job, options->node);
@@ -227,7 +230,7 @@ verify_range (SmprofJob          *job,
 static int
 run_interactive (const Options *options)
 {
-  g_autoptr(SmprofJob) job = open_job (options);
+  g_autoptr(SmprofJob) job = open_job (options, FALSE);
   g_auto(GStrv) nodes = resolve_nodes (job, options->node);
   g_autoptr(SmprofRangeIndex) index = NULL;
   g_autoptr(GError) error = NULL;
@@ -343,7 +346,7 @@ run_interactive (const Options *options)
 static int
 run_memory (const Options *options)
 {
-  g_autoptr(SmprofJob) job = open_job (options);
+  g_autoptr(SmprofJob) job = open_job (options, FALSE);
   g_autoptr(SmprofRangeIndex) index = NULL;
   g_autoptr(GError) error = NULL;
   GPtrArray *records;
@@ -450,7 +453,7 @@ time_flame (SmprofCallTree *tree,
 static int
 run_flame (const Options *options)
 {
-  g_autoptr(SmprofJob) job = open_job (options);
+  g_autoptr(SmprofJob) job = open_job (options, FALSE);
   g_auto(GStrv) nodes = resolve_nodes (job, "all");
   GPtrArray *records = smprof_job_get_records (job, SMPROF_PROFILER_CPROFILE);
   g_autoptr(SmprofCprofileProfile) merged = NULL;

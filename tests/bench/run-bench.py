@@ -317,6 +317,8 @@ def main():
     p.add_argument("--ref-queries", type=int, default=10, help="how many of them the reference also runs")
     p.add_argument("--ranges", type=int, default=1000, help="random ranges for figure 3")
     p.add_argument("--ref-ranges", type=int, default=5, help="reference runs for figure 3 (one node)")
+    p.add_argument("--figures", default="cold,queries,interactive,memory,flame",
+                   help="comma-separated, of: cold (1), queries (2), interactive (3), memory (4), flame (5)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--wait-quiet", type=float, default=0, metavar="SECONDS",
                    help="first wait up to this long for the load average to drop below 1")
@@ -336,11 +338,16 @@ def main():
     for size in args.sizes.split(","):
         corpus, manifest = make_corpus(args.scratch, size, args.fresh)
         log(f"{size}: {manifest['intervals']['cprofile']:,} intervals, {manifest['bytes'] / 1e6:.0f} MB")
-        bench.cold(size, corpus)
-        bench.queries(size, corpus, manifest)
-        bench.interactive(size, corpus, manifest)
-        if size == "large":
+        figures = args.figures.split(",")
+        if "cold" in figures:
+            bench.cold(size, corpus)
+        if "queries" in figures:
+            bench.queries(size, corpus, manifest)
+        if "interactive" in figures:
+            bench.interactive(size, corpus, manifest)
+        if size == "large" and "memory" in figures:
             bench.memory(size, corpus)
+        if size == "large" and "flame" in figures:
             bench.flame(size, corpus)
 
     load_after = load_average()

@@ -7,7 +7,8 @@
  * Input: listing lines, a NUL byte, then the contents every listed file reads
  * as. A line is a path below the job root ("framework/<fw>/<profiler>/<node>/
  * <interval>/<file>"); a line ending in '/' is an empty folder, a line
- * starting with '!' a path the source could not read, and a file whose name
+ * starting with '!' a path the source could not read, one starting with '?'
+ * an interval folder listed by name only, and a file whose name
  * contains "ENOENT" vanishes between listing and reading. This is what a local
  * folder or an S3 listing hands the index, so a hostile bucket is covered too.
  *
@@ -93,6 +94,8 @@ fuzz_source_list (SmprofSource   *source,
 
       if (line[0] == '!')
         smprof_listing_add_problem (listing, line + 1, "cannot be read");
+      else if (line[0] == '?')
+        smprof_listing_add (listing, line + 1, SMPROF_LISTING_FOLDER, 0);
       else if (length > 0 && line[length - 1] == '/')
         {
           g_autofree char *folder = g_strndup (line, length - 1);
@@ -244,6 +247,12 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   source->contents = nul != NULL
                      ? fuzz_bytes (nul + 1, size - listing_size - 1)
                      : g_bytes_new (NULL, 0);
+
+  /* The index for smdebug's "any" node, over a source that lists the same
+   * whatever it is asked: its choice must end. */
+  job = smprof_job_new (SMPROF_SOURCE (source));
+  FUZZ_CHECK (smprof_job_load_for_any_node (job, NULL, NULL, &error));
+  g_clear_object (&job);
 
   job = smprof_job_new (SMPROF_SOURCE (source));
   FUZZ_CHECK (smprof_job_load (job, NULL, &error));

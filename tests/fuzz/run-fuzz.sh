@@ -24,6 +24,7 @@ max_len_of () {
   case "$1" in
     interval-name) echo 256 ;;
     job) echo 8192 ;;
+    pevents) echo 65536 ;;   # a real timeline seed is 56 KB
     aws-config|aws-credentials|s3-error) echo 8192 ;;
     *) echo 32768 ;;
   esac

@@ -1,0 +1,894 @@
+/* smprof-step-stats.c
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "smprof-aggregate.h"
+#include "smprof-step-stats.h"
+
+/* A function's time in one step; a function's entries are kept in step order
+ * and only for the steps it ran in, so a job of many steps and thousands of
+ * functions stays small. */
+typedef struct
+{
+  guint  step;
+  double time;
+} SeriesEntry;
+
+struct _SmprofStepStats
+{
+  SmprofJob       *job;
+  SmprofProfiler   profiler;
+  char           **node_ids;         /* the nodes asked for, as given */
+  GArray          *steps;            /* SmprofStep, by node, mode, step */
+  GPtrArray       *step_records;     /* GPtrArray of SmprofRecord per step */
+  GArray          *functions;        /* SmprofStepFunction, by total time, largest first */
+  GPtrArray       *series;           /* GArray of SeriesEntry per function */
+  double           unassigned_time;
+  guint            n_unassigned;
+};
+
+/**
+ * smprof_step_outlier_rule_description:
+ *
+ * The outlier rule in one sentence, for the UI and reports.
+ *
+ * A step is an outlier when its robust z-score, (x − median) / (1.4826 × MAD),
+ * is above 3.5 (Iglewicz and Hoaglin's rule), where x is the step's total
+ * time and median and MAD (the median absolute deviation) are taken over the
+ * node's steps of the same mode. 1.4826 × MAD estimates the standard deviation
+ * of normal data while ignoring the outliers themselves, which the mean and
+ * the standard deviation would not. When more than half of the steps take the
+ * very same time (MAD = 0), 1.2533 × the mean absolute deviation stands in for
+ * 1.4826 × MAD; when that is 0 too, every step is alike and none is an
+ * outlier. Fewer than 3 steps have no outlier. Only slow steps are flagged:
+ * a fast step is not a problem to look into.
+ *
+ * Returns: (transfer none): a translated sentence
+ */
+const char *
+smprof_step_outlier_rule_description (void)
+{
+  return _("A step is an outlier when (time − median) / (1.4826 × MAD) > 3.5, "
+           "where the median and the median absolute deviation (MAD) are taken over "
+           "the node's steps of the same mode; when MAD is 0, 1.2533 × the mean absolute "
+           "deviation is used instead.");
+}
+
+/**
+ * smprof_step_straggler_rule_description:
+ *
+ * A node is a straggler at a step when the logarithm of its time there over
+ * the other nodes' median time at that step is an outlier, by the same rule,
+ * among the node's log ratios at all its steps of that mode. Comparing each
+ * node to the others keeps the steps that are slow everywhere out, and works
+ * from two nodes on; a step of no time on either side gets no score.
+ *
+ * Returns: (transfer none): a translated sentence
+ */
+const char *
+smprof_step_straggler_rule_description (void)
+{
+  return _("A node is a straggler at a step when the logarithm of its time over the "
+           "other nodes' median time at that step is an outlier, by the same rule, among "
+           "its log ratios at all its steps of that mode.");
+}
+
+static int
+compare_doubles (const void *a,
+                 const void *b)
+{
+  double x = *(const double *) a;
+  double y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+/**
+ * smprof_step_quantile:
+ * @sorted: (array length=n): values in increasing order
+ * @n: how many
+ * @q: the quantile, from 0 to 1
+ *
+ * Returns: the value at rank @q × (@n − 1), interpolated linearly; 0 when @n is 0
+ */
+double
+smprof_step_quantile (const double *sorted,
+                      guint         n,
+                      double        q)
+{
+  double position, fraction;
+  guint below;
+
+  if (n == 0)
+    return 0;
+
+  position = q * (n - 1);
+  below = (guint) floor (position);
+  if (below + 1 >= n)
+    return sorted[n - 1];
+  fraction = position - below;
+
+  return sorted[below] + (sorted[below + 1] - sorted[below]) * fraction;
+}
+
+/**
+ * smprof_step_robust_score:
+ * @value: the value
+ * @median: the median of its set
+ * @scale: the set's robust scale (see robust_scale())
+ *
+ * Returns: (@value − @median) / @scale, or 0 when @scale is 0
+ */
+double
+smprof_step_robust_score (double value,
+                          double median,
+                          double scale)
+{
+  return scale > 0 ? (value - median) / scale : 0;
+}
+
+/* The median of @values and the rule's scale: 1.4826 × MAD, or 1.2533 × the
+ * mean absolute deviation when MAD is 0. @values is reordered. */
+static double
+robust_scale (double *values,
+              guint   n,
+              double *median)
+{
+  g_autofree double *deviations = g_new (double, MAX (n, 1));
+  double mad, mean_deviation = 0;
+
+  qsort (values, n, sizeof (double), compare_doubles);
+  *median = smprof_step_quantile (values, n, 0.5);
+
+  for (guint i = 0; i < n; i++)
+    {
+      deviations[i] = fabs (values[i] - *median);
+      mean_deviation += deviations[i];
+    }
+  qsort (deviations, n, sizeof (double), compare_doubles);
+  mad = smprof_step_quantile (deviations, n, 0.5);
+
+  if (n < 3)
+    return 0;
+  if (mad > 0)
+    return 1.4826 * mad;
+
+  return 1.2533 * mean_deviation / n;
+}
+
+static double
+record_total_time (const SmprofRecord *record)
+{
+  if (record->pstats != NULL)
+    return record->pstats->total_tt;
+  if (record->session != NULL && record->session->n_frames > 0)
+    return record->session->frames[0].time;
+
+  return 0;
+}
+
+static gboolean
+is_step_record (const SmprofRecord *record)
+{
+  SmprofMode mode = record->name.start_mode;
+
+  return record->name.start_step >= 0 && record->name.start_step != SMPROF_STEP_INFINITY &&
+         (mode == SMPROF_MODE_TRAIN || mode == SMPROF_MODE_EVAL ||
+          mode == SMPROF_MODE_PREDICT || mode == SMPROF_MODE_GLOBAL);
+}
+
+static int
+compare_steps (const void *a,
+               const void *b)
+{
+  const SmprofStep *x = a;
+  const SmprofStep *y = b;
+  int by_node = strcmp (x->node_id, y->node_id);
+
+  if (by_node != 0)
+    return by_node;
+  if (x->mode != y->mode)
+    return (int) x->mode - (int) y->mode;
+
+  return (x->step > y->step) - (x->step < y->step);
+}
+
+/* Groups the readable step records into steps, in (node, mode, step) order. */
+static void
+collect_steps (SmprofStepStats *self,
+               GPtrArray       *records)
+{
+  g_autoptr(GHashTable) by_key = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GArray) order = NULL;
+  g_autoptr(GPtrArray) unsorted_records = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+
+  for (guint i = 0; i < records->len; i++)
+    {
+      SmprofRecord *record = g_ptr_array_index (records, i);
+      g_autofree char *key = NULL;
+      gpointer found;
+      SmprofStep *step;
+      guint index;
+
+      if (!is_step_record (record))
+        {
+          if (record->pstats == NULL && record->session == NULL)
+            continue;
+
+          self->unassigned_time += record_total_time (record);
+          self->n_unassigned++;
+          continue;
+        }
+
+      key = g_strdup_printf ("%s/%d/%" G_GINT64_FORMAT, record->node_id, record->name.start_mode,
+                             record->name.start_step);
+      if (g_hash_table_lookup_extended (by_key, key, NULL, &found))
+        index = GPOINTER_TO_UINT (found);
+      else
+        {
+          SmprofStep empty = {
+            .node_id = record->node_id,
+            .mode = record->name.start_mode,
+            .step = record->name.start_step,
+            .start_us = record->name.start_time_us,
+            .others_median = NAN,
+          };
+
+          index = self->steps->len;
+          g_array_append_val (self->steps, empty);
+          g_ptr_array_add (unsorted_records, g_ptr_array_new ());
+          g_hash_table_insert (by_key, g_steal_pointer (&key), GUINT_TO_POINTER (index));
+        }
+
+      step = &g_array_index (self->steps, SmprofStep, index);
+      if (record->pstats == NULL && record->session == NULL)
+        {
+          step->partial = TRUE;
+          continue;
+        }
+      if (record->session != NULL && record->session->n_frames == 0)
+        step->partial = TRUE;
+      step->n_intervals++;
+      step->start_us = MIN (step->start_us, record->name.start_time_us);
+      step->total_time += record_total_time (record);
+      step->wall_time += (record->name.end_time_us - record->name.start_time_us) / 1e6;
+      g_ptr_array_add (g_ptr_array_index (unsorted_records, index), record);
+    }
+
+  /* Sort the steps, carrying their records along through a saved position. */
+  order = g_array_sized_new (FALSE, FALSE, sizeof (SmprofStep), self->steps->len);
+  for (guint i = 0; i < self->steps->len; i++)
+    {
+      SmprofStep step = g_array_index (self->steps, SmprofStep, i);
+
+      step.median_step = i;
+      g_array_append_val (order, step);
+    }
+  qsort (order->data, order->len, sizeof (SmprofStep), compare_steps);
+
+  for (guint i = 0; i < order->len; i++)
+    {
+      SmprofStep *step = &g_array_index (order, SmprofStep, i);
+
+      g_ptr_array_add (self->step_records, g_ptr_array_ref (g_ptr_array_index (unsorted_records, step->median_step)));
+      g_array_index (self->steps, SmprofStep, i) = *step;
+    }
+}
+
+/* Calls @func on each run of steps sharing a node and mode: [first, end). */
+typedef void (*GroupFunc) (SmprofStepStats *self,
+                           guint            first,
+                           guint            end);
+
+static void
+for_each_group (SmprofStepStats *self,
+                GroupFunc        func)
+{
+  guint first = 0;
+
+  /* a group ends at the last step or where the next step is of another
+   * node or mode */
+  for (guint i = 1; i <= self->steps->len; i++)
+    {
+      if (i < self->steps->len)
+        {
+          const SmprofStep *a = &g_array_index (self->steps, SmprofStep, first);
+          const SmprofStep *b = &g_array_index (self->steps, SmprofStep, i);
+
+          if (strcmp (a->node_id, b->node_id) == 0 && a->mode == b->mode)
+            continue;
+        }
+
+      func (self, first, i);
+      first = i;
+    }
+}
+
+static void
+mark_outliers (SmprofStepStats *self,
+               guint            first,
+               guint            end)
+{
+  guint n = end - first;
+  g_autofree double *values = NULL;
+  double median, scale;
+  guint median_step = first;
+
+  /* for_each_group() never makes an empty group; MAX() tells the analyzer
+   * (g_new() of nothing is NULL) */
+  g_return_if_fail (end > first);
+  values = g_new (double, MAX (n, 1));
+
+  for (guint i = 0; i < n; i++)
+    values[i] = g_array_index (self->steps, SmprofStep, first + i).total_time;
+  scale = robust_scale (values, n, &median);
+
+  /* The median step: the one whose time is the lower median (values is sorted now). */
+  for (guint i = first; i < end; i++)
+    if (g_array_index (self->steps, SmprofStep, i).total_time == values[(n - 1) / 2])
+      {
+        median_step = i;
+        break;
+      }
+
+  for (guint i = first; i < end; i++)
+    {
+      SmprofStep *step = &g_array_index (self->steps, SmprofStep, i);
+
+      step->median_time = median;
+      step->median_step = median_step;
+      step->score = smprof_step_robust_score (step->total_time, median, scale);
+      step->outlier = step->score > SMPROF_STEP_OUTLIER_THRESHOLD;
+    }
+}
+
+/* The other nodes' median at each step. Steps are sorted by node first, so
+ * the same (mode, step) of other nodes is found through a table. */
+static void
+find_others_medians (SmprofStepStats *self)
+{
+  g_autoptr(GHashTable) by_step = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                         (GDestroyNotify) g_array_unref);
+  g_autoptr(GArray) others = g_array_new (FALSE, FALSE, sizeof (double));
+
+  for (guint i = 0; i < self->steps->len; i++)
+    {
+      SmprofStep *step = &g_array_index (self->steps, SmprofStep, i);
+      char *key = g_strdup_printf ("%d/%" G_GINT64_FORMAT, step->mode, step->step);
+      GArray *indices = g_hash_table_lookup (by_step, key);
+
+      if (indices == NULL)
+        {
+          indices = g_array_new (FALSE, FALSE, sizeof (guint));
+          g_hash_table_insert (by_step, key, indices);
+        }
+      else
+        g_free (key);
+      g_array_append_val (indices, i);
+    }
+
+  for (guint i = 0; i < self->steps->len; i++)
+    {
+      SmprofStep *step = &g_array_index (self->steps, SmprofStep, i);
+      g_autofree char *key = g_strdup_printf ("%d/%" G_GINT64_FORMAT, step->mode, step->step);
+      GArray *indices = g_hash_table_lookup (by_step, key);
+
+      if (step->partial)
+        continue;
+      g_array_set_size (others, 0);
+      for (guint j = 0; j < indices->len; j++)
+        if (g_array_index (indices, guint, j) != i &&
+            !g_array_index (self->steps, SmprofStep, g_array_index (indices, guint, j)).partial)
+          g_array_append_val (others, g_array_index (self->steps, SmprofStep,
+                                                     g_array_index (indices, guint, j)).total_time);
+      if (others->len == 0)
+        continue;
+      qsort (others->data, others->len, sizeof (double), compare_doubles);
+      step->others_median = smprof_step_quantile ((double *) (gpointer) others->data, others->len, 0.5);
+    }
+}
+
+static gboolean
+has_ratio (const SmprofStep *step)
+{
+  return !isnan (step->others_median) && step->others_median > 0 && step->total_time > 0;
+}
+
+/* Ratios, not differences: a step slow on every node multiplies the usual
+ * differences between nodes by its slowness, and would make the node that is
+ * a little slower at every step a straggler at that one. */
+static void
+mark_stragglers (SmprofStepStats *self,
+                 guint            first,
+                 guint            end)
+{
+  g_autofree double *excess = g_new (double, end - first);
+  double median, scale;
+  guint n = 0;
+
+  for (guint i = first; i < end; i++)
+    {
+      const SmprofStep *step = &g_array_index (self->steps, SmprofStep, i);
+
+      if (has_ratio (step))
+        excess[n++] = log (step->total_time / step->others_median);
+    }
+  scale = robust_scale (excess, n, &median);
+
+  for (guint i = first; i < end; i++)
+    {
+      SmprofStep *step = &g_array_index (self->steps, SmprofStep, i);
+
+      if (!has_ratio (step))
+        continue;
+      step->straggler_score = smprof_step_robust_score (log (step->total_time / step->others_median),
+                                                        median, scale);
+      step->straggler = step->straggler_score > SMPROF_STEP_OUTLIER_THRESHOLD;
+    }
+}
+
+static void
+series_free (gpointer data)
+{
+  g_array_unref (data);
+}
+
+/* Sums each function's self time per step, from the stats in memory. */
+static void
+collect_series (SmprofStepStats *self)
+{
+  guint n_funcs = smprof_func_table_get_size (smprof_job_get_func_table (self->job));
+  g_autofree double *scratch = g_new0 (double, n_funcs);
+  g_autofree guint *slot = g_new (guint, n_funcs);
+  g_autoptr(GArray) touched = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autofree gboolean *seen = g_new0 (gboolean, n_funcs);
+
+  for (guint i = 0; i < n_funcs; i++)
+    slot[i] = G_MAXUINT;
+
+  for (guint s = 0; s < self->steps->len; s++)
+    {
+      GPtrArray *records = g_ptr_array_index (self->step_records, s);
+
+      for (guint r = 0; r < records->len; r++)
+        {
+          const SmprofRecord *record = g_ptr_array_index (records, r);
+          guint n = record->pstats ? record->pstats->n_funcs : record->session->n_frames;
+
+          for (guint k = 0; k < n; k++)
+            {
+              guint32 func = record->pstats ? record->pstats->funcs[k].func : record->session->frames[k].func;
+              double time = record->pstats ? record->pstats->funcs[k].tt : record->session->frames[k].self_time;
+
+              if (!seen[func])
+                {
+                  seen[func] = TRUE;
+                  g_array_append_val (touched, func);
+                }
+              scratch[func] += time;
+            }
+        }
+
+      for (guint t = 0; t < touched->len; t++)
+        {
+          guint32 func = g_array_index (touched, guint32, t);
+          SeriesEntry entry = { s, scratch[func] };
+
+          if (slot[func] == G_MAXUINT)
+            {
+              SmprofStepFunction function = { .func = func };
+
+              slot[func] = self->functions->len;
+              g_array_append_val (self->functions, function);
+              g_ptr_array_add (self->series, g_array_new (FALSE, FALSE, sizeof (SeriesEntry)));
+            }
+          g_array_append_val (g_ptr_array_index (self->series, slot[func]), entry);
+          scratch[func] = 0;
+          seen[func] = FALSE;
+        }
+      g_array_set_size (touched, 0);
+    }
+}
+
+/* The value of rank @i among @values (sorted) and @n_zeros implicit zeros,
+ * which sit after the @n_negative negative values. */
+static double
+value_at (const double *values,
+          guint         n_negative,
+          guint         n_zeros,
+          guint         i)
+{
+  if (i < n_negative)
+    return values[i];
+  if (i < n_negative + n_zeros)
+    return 0;
+
+  return values[i - n_zeros];
+}
+
+static double
+sparse_quantile (const double *values,
+                 guint         n_negative,
+                 guint         n_zeros,
+                 guint         n,
+                 double        q)
+{
+  double position = q * (n - 1);
+  guint below = (guint) floor (position);
+  double low = value_at (values, n_negative, n_zeros, below);
+
+  if (below + 1 >= n)
+    return low;
+
+  return low + (value_at (values, n_negative, n_zeros, below + 1) - low) * (position - below);
+}
+
+static void
+describe_function (SmprofStepFunction *function,
+                   GArray             *series,
+                   guint               n_steps)
+{
+  g_autofree double *values = g_new (double, MAX (series->len, 1));
+  guint n_negative = 0;
+  guint n_zeros = n_steps - series->len;
+
+  function->count = series->len;
+  function->total = 0;
+  for (guint i = 0; i < series->len; i++)
+    {
+      values[i] = g_array_index (series, SeriesEntry, i).time;
+      function->total += values[i];
+    }
+  qsort (values, series->len, sizeof (double), compare_doubles);
+  while (n_negative < series->len && values[n_negative] < 0)
+    n_negative++;
+
+  function->min = value_at (values, n_negative, n_zeros, 0);
+  function->max = value_at (values, n_negative, n_zeros, n_steps - 1);
+  function->median = sparse_quantile (values, n_negative, n_zeros, n_steps, 0.5);
+  function->p95 = sparse_quantile (values, n_negative, n_zeros, n_steps, 0.95);
+}
+
+typedef struct
+{
+  SmprofStepFunction function;
+  GArray            *series;
+} Sortable;
+
+static int
+compare_by_total (const void *a,
+                  const void *b,
+                  void       *table)
+{
+  const Sortable *x = a;
+  const Sortable *y = b;
+
+  if (x->function.total != y->function.total)
+    return x->function.total < y->function.total ? 1 : -1;
+
+  return smprof_func_table_compare (table, x->function.func, y->function.func);
+}
+
+static void
+describe_functions (SmprofStepStats *self)
+{
+  guint n = self->functions->len;
+  g_autofree Sortable *sortable = g_new (Sortable, MAX (n, 1));
+
+  for (guint i = 0; i < n; i++)
+    {
+      sortable[i].function = g_array_index (self->functions, SmprofStepFunction, i);
+      sortable[i].series = g_ptr_array_index (self->series, i);
+      describe_function (&sortable[i].function, sortable[i].series, self->steps->len);
+    }
+  g_qsort_with_data (sortable, n, sizeof (Sortable), compare_by_total,
+                     smprof_job_get_func_table (self->job));
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_array_index (self->functions, SmprofStepFunction, i) = sortable[i].function;
+      self->series->pdata[i] = sortable[i].series;
+    }
+}
+
+/**
+ * smprof_step_stats_new:
+ * @job: the job @records belong to
+ * @profiler: their profiler
+ * @node_ids: (array zero-terminated=1): the nodes selected
+ * @records: (element-type SmprofRecord): selected records, in record order,
+ *   after smprof_job_load_stats(); those that could not be read make their
+ *   step partial
+ *
+ * Sums @records per step from the stats already in memory (no file is read),
+ * then marks the outliers and the stragglers. @records must stay alive as
+ * long as the result: they belong to @job, which the result holds.
+ *
+ * Returns: (transfer full): the per-step statistics
+ */
+SmprofStepStats *
+smprof_step_stats_new (SmprofJob          *job,
+                       SmprofProfiler      profiler,
+                       const char * const *node_ids,
+                       GPtrArray          *records)
+{
+  SmprofStepStats *self = g_new0 (SmprofStepStats, 1);
+
+  self->job = g_object_ref (job);
+  self->profiler = profiler;
+  self->node_ids = g_strdupv ((char **) node_ids);
+  self->steps = g_array_new (FALSE, FALSE, sizeof (SmprofStep));
+  self->step_records = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  self->functions = g_array_new (FALSE, FALSE, sizeof (SmprofStepFunction));
+  self->series = g_ptr_array_new_with_free_func (series_free);
+
+  collect_steps (self, records);
+  for_each_group (self, mark_outliers);
+  find_others_medians (self);
+  for_each_group (self, mark_stragglers);
+  collect_series (self);
+  describe_functions (self);
+
+  return self;
+}
+
+/**
+ * smprof_step_stats_compute:
+ * @job: a loaded job
+ * @profiler: the profiler whose records to use
+ * @node_ids: (array zero-terminated=1): the nodes, as smprof_node_choice_resolve() gives them
+ * @selection: the intervals to consider
+ * @cancellable: (nullable): a #GCancellable
+ * @error: a location for a #GError, or %NULL
+ *
+ * Selects, reads the stats not read yet (once, in parallel) and calls
+ * smprof_step_stats_new(). Blocks: call it from a worker thread in a UI.
+ *
+ * Returns: (transfer full) (nullable): the statistics, or %NULL if cancelled
+ */
+SmprofStepStats *
+smprof_step_stats_compute (SmprofJob              *job,
+                           SmprofProfiler          profiler,
+                           const char * const     *node_ids,
+                           const SmprofSelection  *selection,
+                           GCancellable           *cancellable,
+                           GError                **error)
+{
+  g_autoptr(GPtrArray) selected = smprof_select (smprof_job_get_records (job, profiler), node_ids, selection);
+  if (!smprof_job_load_stats (job, selected, cancellable, error))
+    return NULL;
+
+  return smprof_step_stats_new (job, profiler, node_ids, selected);
+}
+
+void
+smprof_step_stats_free (SmprofStepStats *self)
+{
+  if (self == NULL)
+    return;
+
+  g_clear_pointer (&self->series, g_ptr_array_unref);
+  g_clear_pointer (&self->functions, g_array_unref);
+  g_clear_pointer (&self->step_records, g_ptr_array_unref);
+  g_clear_pointer (&self->steps, g_array_unref);
+  g_clear_pointer (&self->node_ids, g_strfreev);
+  g_clear_object (&self->job);
+  g_free (self);
+}
+
+SmprofJob *
+smprof_step_stats_get_job (SmprofStepStats *self)
+{
+  return self->job;
+}
+
+SmprofProfiler
+smprof_step_stats_get_profiler (SmprofStepStats *self)
+{
+  return self->profiler;
+}
+
+const char * const *
+smprof_step_stats_get_node_ids (SmprofStepStats *self)
+{
+  return (const char * const *) self->node_ids;
+}
+
+guint
+smprof_step_stats_get_n_steps (SmprofStepStats *self)
+{
+  return self->steps->len;
+}
+
+const SmprofStep *
+smprof_step_stats_get_step (SmprofStepStats *self,
+                            guint            index)
+{
+  g_return_val_if_fail (index < self->steps->len, NULL);
+
+  return &g_array_index (self->steps, SmprofStep, index);
+}
+
+/**
+ * smprof_step_stats_get_step_records:
+ * @self: per-step statistics
+ * @index: a step
+ *
+ * The step's intervals, for an aggregate of that step alone: what "this step
+ * versus the median step" compares (see #SmprofStep.median_step).
+ *
+ * Returns: (transfer none) (element-type SmprofRecord): the step's records, in record order
+ */
+GPtrArray *
+smprof_step_stats_get_step_records (SmprofStepStats *self,
+                                    guint            index)
+{
+  g_return_val_if_fail (index < self->step_records->len, NULL);
+
+  return g_ptr_array_index (self->step_records, index);
+}
+
+/**
+ * smprof_step_stats_get_unassigned_time:
+ * @self: per-step statistics
+ *
+ * Returns: the total time of the selected intervals that start at no step
+ *   (pre-step-zero, post-hook-close): with the steps' times, the selection's total
+ */
+double
+smprof_step_stats_get_unassigned_time (SmprofStepStats *self)
+{
+  return self->unassigned_time;
+}
+
+guint
+smprof_step_stats_get_n_unassigned (SmprofStepStats *self)
+{
+  return self->n_unassigned;
+}
+
+guint
+smprof_step_stats_get_n_functions (SmprofStepStats *self)
+{
+  return self->functions->len;
+}
+
+const SmprofStepFunction *
+smprof_step_stats_get_function (SmprofStepStats *self,
+                                guint            index)
+{
+  g_return_val_if_fail (index < self->functions->len, NULL);
+
+  return &g_array_index (self->functions, SmprofStepFunction, index);
+}
+
+/**
+ * smprof_step_stats_get_series:
+ * @self: per-step statistics
+ * @function: a function index
+ * @series: (array) (out caller-allocates): smprof_step_stats_get_n_steps() values
+ *
+ * The function's self time at each step, 0 where it did not run: a sparkline.
+ */
+void
+smprof_step_stats_get_series (SmprofStepStats *self,
+                              guint            function,
+                              double          *series)
+{
+  GArray *entries;
+
+  g_return_if_fail (function < self->series->len);
+
+  entries = g_ptr_array_index (self->series, function);
+  memset (series, 0, sizeof (double) * self->steps->len);
+  for (guint i = 0; i < entries->len; i++)
+    series[g_array_index (entries, SeriesEntry, i).step] = g_array_index (entries, SeriesEntry, i).time;
+}
+
+/**
+ * smprof_step_stats_get_node_function_time:
+ * @self: per-step statistics
+ * @node_id: a node
+ * @function: a function index; one past the last gives 0 and the step count
+ * @n_steps: (out) (optional): the node's number of steps
+ *
+ * Divide by @n_steps for the node × function matrix's time per step.
+ *
+ * Returns: the function's self time summed over the node's steps
+ */
+double
+smprof_step_stats_get_node_function_time (SmprofStepStats *self,
+                                          const char      *node_id,
+                                          guint            function,
+                                          guint           *n_steps)
+{
+  GArray *entries;
+  double total = 0;
+
+  if (n_steps != NULL)
+    {
+      *n_steps = 0;
+      for (guint i = 0; i < self->steps->len; i++)
+        if (strcmp (g_array_index (self->steps, SmprofStep, i).node_id, node_id) == 0)
+          (*n_steps)++;
+    }
+
+  /* Any index past the last function counts the steps alone. */
+  if (function >= self->series->len)
+    return 0;
+
+  entries = g_ptr_array_index (self->series, function);
+  for (guint i = 0; i < entries->len; i++)
+    {
+      const SeriesEntry *entry = &g_array_index (entries, SeriesEntry, i);
+
+      if (strcmp (g_array_index (self->steps, SmprofStep, entry->step).node_id, node_id) == 0)
+        total += entry->time;
+    }
+
+  return total;
+}
+
+/**
+ * smprof_step_stats_top_functions:
+ * @self: per-step statistics
+ * @top_n: how many functions per node
+ *
+ * The columns of the node × function matrix: each node's @top_n functions by
+ * self time, merged, so a function that only a straggler spends time in is
+ * there.
+ *
+ * Returns: (transfer full) (element-type guint): function indices, increasing
+ *   (largest total first)
+ */
+GArray *
+smprof_step_stats_top_functions (SmprofStepStats *self,
+                                 guint            top_n)
+{
+  guint n = self->functions->len;
+  g_autofree gboolean *chosen = g_new0 (gboolean, MAX (n, 1));
+  g_autofree double *totals = g_new (double, MAX (n, 1));
+  g_autofree guint *order = g_new (guint, MAX (n, 1));
+  GArray *columns = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  for (guint node = 0; self->node_ids[node] != NULL; node++)
+    {
+      for (guint f = 0; f < n; f++)
+        {
+          totals[f] = smprof_step_stats_get_node_function_time (self, self->node_ids[node], f, NULL);
+          order[f] = f;
+        }
+
+      /* A partial selection sort: top_n is small. */
+      for (guint k = 0; k < MIN (top_n, n); k++)
+        {
+          guint best = k;
+          guint swap;
+
+          for (guint f = k + 1; f < n; f++)
+            if (totals[order[f]] > totals[order[best]])
+              best = f;
+          if (totals[order[best]] <= 0)
+            break;
+          chosen[order[best]] = TRUE;
+          swap = order[best];
+          order[best] = order[k];
+          order[k] = swap;
+        }
+    }
+
+  for (guint f = 0; f < n; f++)
+    if (chosen[f])
+      g_array_append_val (columns, f);
+
+  return columns;
+}

@@ -1,0 +1,124 @@
+/* smprof-step-stats.h: time per training step, its distribution, and the steps that stand out
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "smprof-job.h"
+#include "smprof-query.h"
+
+G_BEGIN_DECLS
+
+/* The threshold of the robust rule, see smprof_step_outlier_rule_description(). */
+#define SMPROF_STEP_OUTLIER_THRESHOLD 3.5
+
+/**
+ * SmprofStep:
+ *
+ * One step of one node: the intervals whose start label is (@mode, @step).
+ * A PyTorch step gives two (stepstart → forwardpassend, forwardpassend → next
+ * stepstart), a Keras step two as well (stepstart → stepend, stepend → next
+ * stepstart). Intervals that start at no step (pre-step-zero, post-hook-close,
+ * a `*` step) belong to no step; their time is the stats' unassigned time.
+ */
+typedef struct
+{
+  const char *node_id;        /* owned by the job */
+  SmprofMode  mode;
+  gint64      step;
+  guint       n_intervals;    /* readable intervals summed */
+  /* An interval of the step could not be read, or holds an empty Pyinstrument
+   * session (no sample): its time is unknown, not 0, so the step is left out
+   * of the comparison between nodes. */
+  gboolean    partial;
+  double      start_us;       /* the earliest start of its intervals */
+  /* The profile's total time, seconds: cProfile's total_tt (the sum of every
+   * function's self time), Pyinstrument's root frame time, summed over the
+   * step's intervals. */
+  double      total_time;
+  /* The sum of the intervals' durations from their folder names, seconds. */
+  double      wall_time;
+
+  /* Against the node's other steps of the same mode */
+  double      score;          /* robust z-score of total_time; 0 without a scale */
+  gboolean    outlier;        /* score > SMPROF_STEP_OUTLIER_THRESHOLD */
+  guint       median_step;    /* index of the node and mode's median step */
+  double      median_time;    /* the node and mode's median total_time */
+
+  /* Against the other nodes at the same step */
+  double      others_median;  /* the other nodes' median total_time; NAN when none has it */
+  double      straggler_score; /* robust z-score of log (total_time / others_median) */
+  gboolean    straggler;
+} SmprofStep;
+
+/**
+ * SmprofStepFunction:
+ *
+ * One function's self time per step (cProfile tottime; Pyinstrument the sum
+ * of its frames' self time), over every step of the stats, steps where it did
+ * not run counting as 0. Quantiles interpolate linearly between the sorted
+ * values, as numpy's default does.
+ */
+typedef struct
+{
+  guint32 func;     /* id in the job's SmprofFuncTable */
+  guint   count;    /* steps in which it ran */
+  double  total;
+  double  min;
+  double  median;
+  double  p95;
+  double  max;
+} SmprofStepFunction;
+
+typedef struct _SmprofStepStats SmprofStepStats;
+
+SmprofStepStats          *smprof_step_stats_new              (SmprofJob             *job,
+                                                              SmprofProfiler         profiler,
+                                                              const char * const    *node_ids,
+                                                              GPtrArray             *records);
+SmprofStepStats          *smprof_step_stats_compute          (SmprofJob             *job,
+                                                              SmprofProfiler         profiler,
+                                                              const char * const    *node_ids,
+                                                              const SmprofSelection *selection,
+                                                              GCancellable          *cancellable,
+                                                              GError               **error);
+void                      smprof_step_stats_free             (SmprofStepStats       *self);
+
+SmprofJob                *smprof_step_stats_get_job          (SmprofStepStats       *self);
+SmprofProfiler            smprof_step_stats_get_profiler     (SmprofStepStats       *self);
+const char * const       *smprof_step_stats_get_node_ids     (SmprofStepStats       *self);
+guint                     smprof_step_stats_get_n_steps      (SmprofStepStats       *self);
+const SmprofStep         *smprof_step_stats_get_step         (SmprofStepStats       *self,
+                                                              guint                  index);
+GPtrArray                *smprof_step_stats_get_step_records (SmprofStepStats       *self,
+                                                              guint                  index);
+double                    smprof_step_stats_get_unassigned_time (SmprofStepStats    *self);
+guint                     smprof_step_stats_get_n_unassigned (SmprofStepStats       *self);
+
+guint                     smprof_step_stats_get_n_functions  (SmprofStepStats       *self);
+const SmprofStepFunction *smprof_step_stats_get_function     (SmprofStepStats       *self,
+                                                              guint                  index);
+void                      smprof_step_stats_get_series       (SmprofStepStats       *self,
+                                                              guint                  function,
+                                                              double                *series);
+double                    smprof_step_stats_get_node_function_time (SmprofStepStats *self,
+                                                                    const char      *node_id,
+                                                                    guint            function,
+                                                                    guint           *n_steps);
+GArray                   *smprof_step_stats_top_functions    (SmprofStepStats       *self,
+                                                              guint                  top_n);
+
+double                    smprof_step_robust_score           (double                 value,
+                                                              double                 median,
+                                                              double                 scale);
+double                    smprof_step_quantile               (const double          *sorted,
+                                                              guint                  n,
+                                                              double                 q);
+const char               *smprof_step_outlier_rule_description (void);
+const char               *smprof_step_straggler_rule_description (void);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SmprofStepStats, smprof_step_stats_free)
+
+G_END_DECLS

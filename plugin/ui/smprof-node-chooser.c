@@ -1,0 +1,304 @@
+/* smprof-node-chooser.c
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <glib/gi18n-lib.h>
+
+#include "smprof-node-chooser.h"
+
+/* "Choose nodes…": a menu button whose popover holds one check button per
+ * node, for the job page's "several nodes" choice (the page's drop-down
+ * offers one node or all). At least one node stays checked: the last
+ * checked button is made insensitive, so an empty choice cannot happen.
+ * SmprofNodeChooser::changed tells the user changed the choice; setting
+ * it from code is silent, so the page can mirror its own node choice. */
+
+struct _SmprofNodeChooser
+{
+  GtkWidget       parent_instance;
+
+  GtkMenuButton  *button;
+  GtkBox         *checks_box;
+  GPtrArray      *checks;      /* GtkCheckButton, in node order */
+  char          **node_ids;
+  gboolean        syncing;
+};
+
+G_DEFINE_FINAL_TYPE (SmprofNodeChooser, smprof_node_chooser, GTK_TYPE_WIDGET)
+
+enum {
+  CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static guint
+count_checked (SmprofNodeChooser *self)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < self->checks->len; i++)
+    if (gtk_check_button_get_active (g_ptr_array_index (self->checks, i)))
+      n++;
+
+  return n;
+}
+
+/* The last checked node cannot be unchecked. */
+static void
+update_sensitivity (SmprofNodeChooser *self)
+{
+  gboolean one_left = count_checked (self) <= 1;
+
+  for (guint i = 0; i < self->checks->len; i++)
+    {
+      GtkCheckButton *check = g_ptr_array_index (self->checks, i);
+
+      gtk_widget_set_sensitive (GTK_WIDGET (check), !(one_left && gtk_check_button_get_active (check)));
+    }
+}
+
+static void
+update_tooltip (SmprofNodeChooser *self)
+{
+  g_auto(GStrv) chosen = smprof_node_chooser_dup_chosen (self);
+  g_autofree char *joined = NULL;
+  g_autofree char *tooltip = NULL;
+
+  if (chosen == NULL)
+    {
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->button), _("Aggregate several nodes: all are chosen"));
+      return;
+    }
+
+  joined = g_strjoinv (", ", chosen);
+  /* Translators: the nodes chosen in the "Choose nodes…" popover */
+  tooltip = g_strdup_printf (_("Aggregate several nodes: %s"), joined);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->button), tooltip);
+}
+
+static void
+check_toggled_cb (SmprofNodeChooser *self,
+                  GtkCheckButton    *check)
+{
+  /* Unchecked from code while it was the last one: keep it. */
+  if (count_checked (self) == 0)
+    {
+      gtk_check_button_set_active (check, TRUE);
+      return;
+    }
+
+  update_sensitivity (self);
+  update_tooltip (self);
+
+  if (!self->syncing)
+    g_signal_emit (self, signals[CHANGED], 0);
+}
+
+static void
+smprof_node_chooser_dispose (GObject *object)
+{
+  SmprofNodeChooser *self = SMPROF_NODE_CHOOSER (object);
+
+  if (self->button != NULL)
+    gtk_widget_unparent (GTK_WIDGET (self->button));
+  self->button = NULL;
+  g_clear_pointer (&self->checks, g_ptr_array_unref);
+
+  G_OBJECT_CLASS (smprof_node_chooser_parent_class)->dispose (object);
+}
+
+static void
+smprof_node_chooser_finalize (GObject *object)
+{
+  SmprofNodeChooser *self = SMPROF_NODE_CHOOSER (object);
+
+  g_clear_pointer (&self->node_ids, g_strfreev);
+
+  G_OBJECT_CLASS (smprof_node_chooser_parent_class)->finalize (object);
+}
+
+static void
+smprof_node_chooser_class_init (SmprofNodeChooserClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = smprof_node_chooser_dispose;
+  object_class->finalize = smprof_node_chooser_finalize;
+
+  /**
+   * SmprofNodeChooser::changed:
+   *
+   * The user checked or unchecked a node.
+   */
+  signals[CHANGED] =
+    g_signal_new ("changed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "smprofnodechooser");
+}
+
+static void
+smprof_node_chooser_init (SmprofNodeChooser *self)
+{
+  GtkWidget *popover = gtk_popover_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *heading = gtk_label_new (_("Nodes to aggregate"));
+
+  self->checks = g_ptr_array_new ();
+
+  gtk_widget_add_css_class (heading, "heading");
+  gtk_label_set_xalign (GTK_LABEL (heading), 0);
+  gtk_box_append (GTK_BOX (box), heading);
+
+  self->checks_box = GTK_BOX (gtk_box_new (GTK_ORIENTATION_VERTICAL, 2));
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->checks_box));
+  gtk_accessible_update_relation (GTK_ACCESSIBLE (self->checks_box),
+                                  GTK_ACCESSIBLE_RELATION_LABELLED_BY, heading, NULL, -1);
+  gtk_popover_set_child (GTK_POPOVER (popover), box);
+
+  self->button = GTK_MENU_BUTTON (gtk_menu_button_new ());
+  gtk_widget_set_name (GTK_WIDGET (self->button), "node-chooser-button");
+  /* Translators: opens a popover with a check button per node; Alt+H (Alt+C is the Call tree) */
+  gtk_menu_button_set_label (self->button, _("C_hoose nodes…"));
+  gtk_menu_button_set_use_underline (self->button, TRUE);
+  gtk_menu_button_set_popover (self->button, popover);
+  gtk_widget_set_parent (GTK_WIDGET (self->button), GTK_WIDGET (self));
+  update_tooltip (self);
+}
+
+GtkWidget *
+smprof_node_chooser_new (void)
+{
+  return g_object_new (SMPROF_TYPE_NODE_CHOOSER, NULL);
+}
+
+/**
+ * smprof_node_chooser_set_node_ids:
+ * @self: a node chooser
+ * @node_ids: every node of the job, in the order to list them
+ *
+ * One check button per node, all checked.
+ */
+void
+smprof_node_chooser_set_node_ids (SmprofNodeChooser  *self,
+                                  const char * const *node_ids)
+{
+  GtkWidget *child;
+
+  g_return_if_fail (SMPROF_IS_NODE_CHOOSER (self));
+  g_return_if_fail (node_ids != NULL);
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->checks_box))) != NULL)
+    gtk_box_remove (self->checks_box, child);
+  g_ptr_array_set_size (self->checks, 0);
+
+  g_clear_pointer (&self->node_ids, g_strfreev);
+  self->node_ids = g_strdupv ((char **) node_ids);
+
+  for (guint i = 0; node_ids[i] != NULL; i++)
+    {
+      /* No mnemonic: node ids are host names, underscores included. */
+      GtkWidget *check = gtk_check_button_new_with_label (node_ids[i]);
+      g_autofree char *name = g_strconcat ("node-", node_ids[i], NULL);
+
+      gtk_widget_set_name (check, name);
+      gtk_check_button_set_active (GTK_CHECK_BUTTON (check), TRUE);
+      g_signal_connect_object (check, "toggled", G_CALLBACK (check_toggled_cb), self, G_CONNECT_SWAPPED);
+      gtk_box_append (self->checks_box, check);
+      g_ptr_array_add (self->checks, check);
+    }
+
+  /* One node leaves nothing to choose. */
+  gtk_widget_set_sensitive (GTK_WIDGET (self->button), self->checks->len > 1);
+  update_sensitivity (self);
+  update_tooltip (self);
+}
+
+/**
+ * smprof_node_chooser_set_chosen:
+ * @self: a node chooser
+ * @chosen: (nullable): the nodes to check; %NULL for all
+ *
+ * Checks those nodes, without emitting SmprofNodeChooser::changed. Unknown
+ * ids are ignored; a choice of no known node checks them all.
+ */
+void
+smprof_node_chooser_set_chosen (SmprofNodeChooser  *self,
+                                const char * const *chosen)
+{
+  gboolean any = FALSE;
+
+  g_return_if_fail (SMPROF_IS_NODE_CHOOSER (self));
+
+  for (guint i = 0; chosen != NULL && i < self->checks->len; i++)
+    any |= g_strv_contains (chosen, self->node_ids[i]);
+
+  self->syncing = TRUE;
+  /* Check first, then uncheck, so the choice is never empty on the way. */
+  for (int pass = 0; pass < 2; pass++)
+    for (guint i = 0; i < self->checks->len; i++)
+      {
+        gboolean active = !any || g_strv_contains (chosen, self->node_ids[i]);
+
+        if (active == (pass == 0))
+          gtk_check_button_set_active (g_ptr_array_index (self->checks, i), active);
+      }
+  self->syncing = FALSE;
+
+  update_sensitivity (self);
+  update_tooltip (self);
+}
+
+/**
+ * smprof_node_chooser_dup_chosen:
+ * @self: a node chooser
+ *
+ * Returns: (transfer full) (nullable): the checked nodes, in node order;
+ *   %NULL when every node is checked
+ */
+char **
+smprof_node_chooser_dup_chosen (SmprofNodeChooser *self)
+{
+  g_autoptr(GStrvBuilder) builder = NULL;
+
+  g_return_val_if_fail (SMPROF_IS_NODE_CHOOSER (self), NULL);
+
+  if (count_checked (self) == self->checks->len)
+    return NULL;
+
+  builder = g_strv_builder_new ();
+  for (guint i = 0; i < self->checks->len; i++)
+    if (gtk_check_button_get_active (g_ptr_array_index (self->checks, i)))
+      g_strv_builder_add (builder, self->node_ids[i]);
+
+  return g_strv_builder_end (builder);
+}
+
+/**
+ * smprof_node_chooser_get_check_button:
+ * @self: a node chooser
+ * @node_id: a node
+ *
+ * Returns: (transfer none) (nullable): the check button of @node_id
+ */
+GtkCheckButton *
+smprof_node_chooser_get_check_button (SmprofNodeChooser *self,
+                                      const char        *node_id)
+{
+  g_return_val_if_fail (SMPROF_IS_NODE_CHOOSER (self), NULL);
+
+  for (guint i = 0; i < self->checks->len; i++)
+    if (g_strcmp0 (self->node_ids[i], node_id) == 0)
+      return g_ptr_array_index (self->checks, i);
+
+  return NULL;
+}

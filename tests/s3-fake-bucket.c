@@ -1,0 +1,321 @@
+/* s3-fake-bucket.c
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "s3-fake-bucket.h"
+#include "s3-fake-server.h"
+
+struct _FakeBucket
+{
+  GMutex      lock;          /* the server answers in its own thread */
+  GTree      *objects;       /* key -> GBytes */
+  GHashTable *failing;       /* keys that always answer 500 */
+  guint       page_size;     /* keys per listing page unless max-keys says */
+  guint       n_lists;
+  guint       n_gets;
+  GHashTable *gets;          /* key -> count */
+  gulong      get_delay_us;  /* each GetObject answers this late */
+  FakeServer *server;
+};
+
+static void
+append_escaped (GString    *out,
+                const char *text)
+{
+  g_autofree char *escaped = g_uri_escape_string (text, "/", FALSE);
+  g_autofree char *xml = g_markup_escape_text (escaped, -1);
+
+  g_string_append (out, xml);
+}
+
+static void
+list_objects (FakeBucket        *bucket,
+              SoupServerMessage *message,
+              GHashTable        *params)
+{
+  const char *prefix = g_hash_table_lookup (params, "prefix");
+  const char *delimiter = g_hash_table_lookup (params, "delimiter");
+  const char *token = g_hash_table_lookup (params, "continuation-token");
+  const char *max_text = g_hash_table_lookup (params, "max-keys");
+  guint max = max_text != NULL ? (guint) g_ascii_strtoull (max_text, NULL, 10) : bucket->page_size;
+  guint start = token != NULL ? (guint) g_ascii_strtoull (token, NULL, 10) : 0;
+  g_autoptr(GPtrArray) keys = g_ptr_array_new ();
+  g_autoptr(GString) out = g_string_new ("<?xml version=\"1.0\"?><ListBucketResult>");
+  g_autofree char *last_prefix = NULL;
+  guint count = 0;
+  guint i;
+
+  if (prefix == NULL)
+    prefix = "";
+
+  {
+    GTreeNode *node;
+
+    for (node = g_tree_node_first (bucket->objects); node != NULL; node = g_tree_node_next (node))
+      if (g_str_has_prefix (g_tree_node_key (node), prefix))
+        g_ptr_array_add (keys, g_tree_node_key (node));
+  }
+
+  for (i = start; i < keys->len && count < max; i++)
+    {
+      const char *key = g_ptr_array_index (keys, i);
+      const char *rest = key + strlen (prefix);
+      const char *cut = delimiter != NULL ? strstr (rest, delimiter) : NULL;
+
+      if (cut != NULL)
+        {
+          g_autofree char *common = g_strndup (key, cut + strlen (delimiter) - key);
+
+          if (g_strcmp0 (common, last_prefix) != 0)
+            {
+              g_string_append (out, "<CommonPrefixes><Prefix>");
+              append_escaped (out, common);
+              g_string_append (out, "</Prefix></CommonPrefixes>");
+              g_free (last_prefix);
+              last_prefix = g_steal_pointer (&common);
+              count++;
+            }
+          continue;
+        }
+
+      g_string_append (out, "<Contents><Key>");
+      append_escaped (out, key);
+      g_string_append_printf (out, "</Key><Size>%" G_GSIZE_FORMAT "</Size><ETag>&quot;%u&quot;</ETag></Contents>",
+                              g_bytes_get_size (g_tree_lookup (bucket->objects, key)),
+                              g_bytes_hash (g_tree_lookup (bucket->objects, key)));
+      count++;
+    }
+
+  /* a common prefix's other keys belong to this page */
+  while (i < keys->len && last_prefix != NULL && g_str_has_prefix (g_ptr_array_index (keys, i), last_prefix))
+    i++;
+
+  if (i < keys->len)
+    g_string_append_printf (out, "<IsTruncated>true</IsTruncated><NextContinuationToken>%u</NextContinuationToken>", i);
+  else
+    g_string_append (out, "<IsTruncated>false</IsTruncated>");
+  g_string_append (out, "<EncodingType>url</EncodingType></ListBucketResult>");
+
+  fake_server_respond (message, 200, out->str);
+}
+
+static void
+bucket_handler (SoupServerMessage *message,
+                const char        *path,
+                gpointer           user_data)
+{
+  FakeBucket *bucket = user_data;
+  GUri *uri = soup_server_message_get_uri (message);
+  const char *query = g_uri_get_query (uri);
+  g_autoptr(GHashTable) params = NULL;
+  g_autofree char *key = NULL;
+  GBytes *bytes;
+
+  params = query != NULL ? g_uri_parse_params (query, -1, "&", G_URI_PARAMS_NONE, NULL)
+                         : g_hash_table_new (g_str_hash, g_str_equal);
+
+  if (strcmp (path, "/bucket") == 0 && g_hash_table_contains (params, "list-type"))
+    {
+      g_mutex_lock (&bucket->lock);
+      bucket->n_lists++;
+      list_objects (bucket, message, params);
+      g_mutex_unlock (&bucket->lock);
+      return;
+    }
+
+  if (!g_str_has_prefix (path, "/bucket/"))
+    {
+      fake_server_respond (message, 404, "<Error><Code>NoSuchBucket</Code></Error>");
+      return;
+    }
+
+  key = g_strdup (path + strlen ("/bucket/"));
+  g_mutex_lock (&bucket->lock);
+  if (bucket->get_delay_us > 0)
+    g_usleep (bucket->get_delay_us);
+  bucket->n_gets++;
+  g_hash_table_replace (bucket->gets, g_strdup (key),
+                        GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (bucket->gets, key)) + 1));
+  bytes = g_tree_lookup (bucket->objects, key);
+  if (g_hash_table_contains (bucket->failing, key))
+    fake_server_respond (message, 500, "<Error><Code>InternalError</Code></Error>");
+  else if (bytes == NULL)
+    fake_server_respond (message, 404, "<Error><Code>NoSuchKey</Code></Error>");
+  else
+    {
+      g_autofree char *etag = g_strdup_printf ("\"%u\"", g_bytes_hash (bytes));
+
+      soup_message_headers_replace (soup_server_message_get_response_headers (message), "ETag", etag);
+      soup_server_message_set_status (message, 200, NULL);
+      soup_server_message_set_response (message, "application/octet-stream", SOUP_MEMORY_COPY,
+                                        g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+    }
+  g_mutex_unlock (&bucket->lock);
+}
+
+static int
+compare_keys (gconstpointer a,
+              gconstpointer b,
+              gpointer      user_data)
+{
+  return strcmp (a, b);
+}
+
+static void
+add_tree (FakeBucket *bucket,
+          const char *folder,
+          const char *prefix)
+{
+  g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
+  const char *name;
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (folder, name, NULL);
+      g_autofree char *key = g_strconcat (prefix, "/", name, NULL);
+
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        add_tree (bucket, path, key);
+      else
+        {
+          char *contents = NULL;
+          gsize length = 0;
+
+          g_assert_true (g_file_get_contents (path, &contents, &length, NULL));
+          g_tree_insert (bucket->objects, g_steal_pointer (&key), g_bytes_new_take (contents, length));
+        }
+    }
+}
+
+/* page_size: small pages make every listing of a node take several. */
+FakeBucket *
+fake_bucket_new (guint page_size)
+{
+  FakeBucket *self = g_new0 (FakeBucket, 1);
+
+  g_mutex_init (&self->lock);
+  self->objects = g_tree_new_full (compare_keys, NULL, g_free, (GDestroyNotify) g_bytes_unref);
+  self->failing = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->gets = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->page_size = page_size > 0 ? page_size : 1000;
+  self->server = fake_server_new (bucket_handler, self);
+
+  return self;
+}
+
+/* local_dir's files under root_prefix: "<root_prefix>/<relative path>". */
+FakeBucket *
+fake_bucket_new_from_folder (const char *root_prefix,
+                             const char *local_dir,
+                             guint       page_size)
+{
+  FakeBucket *self = fake_bucket_new (page_size);
+
+  fake_bucket_add_folder (self, root_prefix, local_dir);
+  return self;
+}
+
+void
+fake_bucket_add_folder (FakeBucket *self,
+                        const char *key_prefix,
+                        const char *local_dir)
+{
+  g_mutex_lock (&self->lock);
+  add_tree (self, local_dir, key_prefix);
+  g_mutex_unlock (&self->lock);
+}
+
+/* The endpoint, for AWS_ENDPOINT_URL(_S3); the bucket is "bucket". */
+char *
+fake_bucket_dup_url (FakeBucket *self)
+{
+  return fake_server_dup_url (self->server);
+}
+
+void
+fake_bucket_add_failing_key (FakeBucket *self,
+                             const char *key)
+{
+  g_mutex_lock (&self->lock);
+  g_hash_table_add (self->failing, g_strdup (key));
+  g_mutex_unlock (&self->lock);
+}
+
+/* A slow bucket, so that a client can be stopped halfway through. */
+void
+fake_bucket_set_get_delay (FakeBucket *self,
+                           gulong      microseconds)
+{
+  g_mutex_lock (&self->lock);
+  self->get_delay_us = microseconds;
+  g_mutex_unlock (&self->lock);
+}
+
+guint
+fake_bucket_get_n_lists (FakeBucket *self)
+{
+  guint n;
+
+  g_mutex_lock (&self->lock);
+  n = self->n_lists;
+  g_mutex_unlock (&self->lock);
+  return n;
+}
+
+guint
+fake_bucket_get_n_gets (FakeBucket *self)
+{
+  guint n;
+
+  g_mutex_lock (&self->lock);
+  n = self->n_gets;
+  g_mutex_unlock (&self->lock);
+  return n;
+}
+
+guint
+fake_bucket_get_key_gets (FakeBucket *self,
+                          const char *key)
+{
+  guint n;
+
+  g_mutex_lock (&self->lock);
+  n = GPOINTER_TO_UINT (g_hash_table_lookup (self->gets, key));
+  g_mutex_unlock (&self->lock);
+  return n;
+}
+
+/* Every key asked for at least once, in no order. */
+GPtrArray *
+fake_bucket_dup_got_keys (FakeBucket *self)
+{
+  GPtrArray *keys = g_ptr_array_new_with_free_func (g_free);
+  GHashTableIter iter;
+  gpointer key;
+
+  g_mutex_lock (&self->lock);
+  g_hash_table_iter_init (&iter, self->gets);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_ptr_array_add (keys, g_strdup (key));
+  g_mutex_unlock (&self->lock);
+  return keys;
+}
+
+void
+fake_bucket_free (FakeBucket *self)
+{
+  /* the server first: its thread may still be answering */
+  g_clear_pointer (&self->server, fake_server_free);
+  g_tree_unref (self->objects);
+  g_hash_table_unref (self->failing);
+  g_hash_table_unref (self->gets);
+  g_mutex_clear (&self->lock);
+  g_free (self);
+}

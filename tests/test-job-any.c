@@ -1,0 +1,245 @@
+/* test-job-any.c: indexing for smdebug's "any" node gives the answers of the full index
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "core-test-util.h"
+#include "smprof-job.h"
+#include "smprof-local-source.h"
+
+typedef enum
+{
+  LOAD_FULL,
+  LOAD_ANY,
+} LoadKind;
+
+static SmprofJob *
+load_job (const char           *path,
+          LoadKind              kind,
+          const SmprofProfiler *profiler)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SmprofSource) source = smprof_local_source_new (path, &error);
+  SmprofJob *job;
+  gboolean ok;
+
+  g_assert_no_error (error);
+  job = smprof_job_new (source);
+  if (kind == LOAD_FULL)
+    ok = smprof_job_load (job, NULL, &error);
+  else
+    ok = smprof_job_load_for_any_node (job, profiler, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (ok);
+
+  return job;
+}
+
+/* The command line's default profiler (cli/smprof.c). */
+static SmprofProfiler
+default_profiler (SmprofJob *job)
+{
+  return smprof_job_has_profiler (job, SMPROF_PROFILER_CPROFILE) ||
+         !smprof_job_has_profiler (job, SMPROF_PROFILER_PYINSTRUMENT)
+         ? SMPROF_PROFILER_CPROFILE : SMPROF_PROFILER_PYINSTRUMENT;
+}
+
+/* Returns how many problems of @full the lazy index left out. */
+static guint
+assert_same_answers (const char           *path,
+                     const SmprofProfiler *profiler)
+{
+  g_autoptr(SmprofJob) full = load_job (path, LOAD_FULL, NULL);
+  g_autoptr(SmprofJob) lazy = load_job (path, LOAD_ANY, profiler);
+  SmprofProfiler p = profiler != NULL ? *profiler : default_profiler (full);
+  GPtrArray *full_records = smprof_job_get_records (full, p);
+  GPtrArray *lazy_records = smprof_job_get_records (lazy, p);
+  g_autoptr(GPtrArray) full_problems = smprof_job_dup_problems (full);
+  g_autoptr(GPtrArray) lazy_problems = smprof_job_dup_problems (lazy);
+  const char *node_id;
+  guint j = 0;
+
+  if (profiler == NULL)
+    g_assert_cmpint (default_profiler (lazy), ==, p);
+
+  g_assert_cmpuint (lazy_records->len, <=, full_records->len);
+  g_assert_cmpuint (full_records->len == 0, ==, lazy_records->len == 0);
+  if (full_records->len > 0)
+    {
+      g_autoptr(GPtrArray) want = g_ptr_array_new ();
+      g_autoptr(GPtrArray) got = g_ptr_array_new ();
+
+      node_id = ((SmprofRecord *) g_ptr_array_index (full_records, 0))->node_id;
+      g_assert_cmpstr (((SmprofRecord *) g_ptr_array_index (lazy_records, 0))->node_id, ==, node_id);
+
+      /* the chosen node's records: the same files, in the same order */
+      for (guint i = 0; i < full_records->len; i++)
+        if (strcmp (((SmprofRecord *) g_ptr_array_index (full_records, i))->node_id, node_id) == 0)
+          g_ptr_array_add (want, g_ptr_array_index (full_records, i));
+      for (guint i = 0; i < lazy_records->len; i++)
+        if (strcmp (((SmprofRecord *) g_ptr_array_index (lazy_records, i))->node_id, node_id) == 0)
+          g_ptr_array_add (got, g_ptr_array_index (lazy_records, i));
+
+      g_assert_cmpuint (got->len, ==, want->len);
+      for (guint i = 0; i < want->len; i++)
+        {
+          const SmprofRecord *a = g_ptr_array_index (want, i);
+          const SmprofRecord *b = g_ptr_array_index (got, i);
+
+          g_assert_cmpstr (b->path, ==, a->path);
+          g_assert_cmpstr (b->framework, ==, a->framework);
+          g_assert_cmpfloat (b->name.start_time_us, ==, a->name.start_time_us);
+        }
+    }
+
+  /* The lazy index's problems are the full index's, in the same order, less
+   * what only looking into the other nodes' interval folders finds. */
+  for (guint i = 0; i < lazy_problems->len; i++)
+    {
+      const SmprofProblem *problem = g_ptr_array_index (lazy_problems, i);
+
+      while (j < full_problems->len &&
+             (strcmp (((SmprofProblem *) g_ptr_array_index (full_problems, j))->path, problem->path) != 0 ||
+              strcmp (((SmprofProblem *) g_ptr_array_index (full_problems, j))->message, problem->message) != 0))
+        j++;
+      if (j == full_problems->len)
+        g_error ("%s: problem not in the full index, or out of order: %s: %s", path, problem->path, problem->message);
+      j++;
+    }
+
+  return full_problems->len - lazy_problems->len;
+}
+
+static void
+test_real_jobs (void)
+{
+  static const char * const jobs[] = { "pt-cprofile", "pt-pyinstrument", "tf-cprofile", "tf-pyinstrument" };
+  static const SmprofProfiler profilers[] = { SMPROF_PROFILER_CPROFILE, SMPROF_PROFILER_PYINSTRUMENT };
+
+  for (guint i = 0; i < G_N_ELEMENTS (jobs); i++)
+    {
+      g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "real-smdebug", jobs[i], NULL);
+
+      assert_same_answers (path, NULL);
+      for (guint k = 0; k < G_N_ELEMENTS (profilers); k++)
+        assert_same_answers (path, &profilers[k]);
+    }
+}
+
+static void
+make_file (const char *root,
+           const char *relative)
+{
+  g_autofree char *path = g_build_filename (root, relative, NULL);
+  g_autofree char *folder = g_path_get_dirname (path);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0755), ==, 0);
+  g_file_set_contents (path, "", 0, &error);
+  g_assert_no_error (error);
+}
+
+static void
+make_folder (const char *root,
+             const char *relative)
+{
+  g_autofree char *path = g_build_filename (root, relative, NULL);
+
+  g_assert_cmpint (g_mkdir_with_parents (path, 0755), ==, 0);
+}
+
+#define CP "framework/pytorch/cprofile/"
+#define IV(s, t) "train-" #s "-stepstart-" #t ".0_train-" #s "-stepend-" #t "9.0"
+
+/* The node folder whose interval folder starts first has no stats there; the
+ * chosen node has a folder in a second framework folder; a late node has a
+ * damaged folder the lazy index never looks into, and a malformed name it
+ * reports all the same. */
+static void
+test_tricky_job (void)
+{
+  g_autofree char *root = g_dir_make_tmp ("smprof-job-any-XXXXXX", NULL);
+  g_autoptr(SmprofJob) lazy = NULL;
+  g_autoptr(GPtrArray) problems = NULL;
+  GPtrArray *records;
+  SmprofProfiler cprofile = SMPROF_PROFILER_CPROFILE;
+  SmprofProfiler pyinstrument = SMPROF_PROFILER_PYINSTRUMENT;
+  gboolean saw_malformed = FALSE;
+
+  g_assert_nonnull (root);
+  make_folder (root, CP "a/" IV (0, 100));
+  make_file (root, CP "a/" IV (1, 300) "/python_stats");
+  make_file (root, CP "b/" IV (0, 150) "/python_stats");
+  make_file (root, CP "b/" IV (1, 500) "/python_stats");
+  make_file (root, CP "c/" IV (0, 1000) "/python_stats");
+  make_folder (root, CP "c/" IV (5, 2000));
+  make_folder (root, CP "c/not-an-interval");
+  make_file (root, CP "d/" IV (0, 120) "/python_stats.json");
+  make_file (root, "framework/tensorflow/cprofile/b/" IV (9, 9000) "/python_stats");
+
+  /* every folder that can hold the first record is looked into, in vain
+   * for a and d; the second framework folder's b is in */
+  g_assert_cmpuint (assert_same_answers (root, &cprofile), ==, 1);
+  g_assert_cmpuint (assert_same_answers (root, NULL), ==, 1);
+  /* the profiler no node folder listed in full has: every one is */
+  g_assert_cmpuint (assert_same_answers (root, &pyinstrument), ==, 0);
+
+  lazy = load_job (root, LOAD_ANY, &cprofile);
+  records = smprof_job_get_records (lazy, SMPROF_PROFILER_CPROFILE);
+  g_assert_cmpuint (records->len, >=, 3);
+  g_assert_cmpstr (((SmprofRecord *) g_ptr_array_index (records, 0))->node_id, ==, "b");
+  for (guint i = 0; i < records->len; i++)
+    g_assert_cmpstr (((SmprofRecord *) g_ptr_array_index (records, i))->node_id, !=, "c");
+
+  problems = smprof_job_dup_problems (lazy);
+  for (guint i = 0; i < problems->len; i++)
+    {
+      const SmprofProblem *problem = g_ptr_array_index (problems, i);
+
+      g_assert_false (g_str_has_prefix (problem->path, CP "c/" IV (5, 2000)));
+      saw_malformed |= strcmp (problem->path, CP "c/not-an-interval") == 0;
+    }
+  g_assert_true (saw_malformed);
+
+  core_test_remove_tree (root);
+}
+
+/* A node folder whose name is not UTF-8 is listed in full, so its problems
+ * name the same files; a node folder that cannot be read is named. */
+static void
+test_odd_node_folders (void)
+{
+  g_autofree char *root = g_dir_make_tmp ("smprof-job-any-XXXXXX", NULL);
+  SmprofProfiler cprofile = SMPROF_PROFILER_CPROFILE;
+
+  make_file (root, CP "node-\xff/" IV (0, 10) "/python_stats");
+  make_file (root, CP "node-\xff/" IV (1, 20) "/python_stats");
+  make_file (root, CP "ok/" IV (0, 30) "/python_stats");
+  make_file (root, CP "stray-file");
+  make_file (root, CP "ok/stray-file");
+
+  g_assert_cmpuint (assert_same_answers (root, &cprofile), ==, 0);
+  g_assert_cmpuint (assert_same_answers (root, NULL), ==, 0);
+
+  core_test_remove_tree (root);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/job-any/real-jobs", test_real_jobs);
+  g_test_add_func ("/job-any/tricky-job", test_tricky_job);
+  g_test_add_func ("/job-any/odd-node-folders", test_odd_node_folders);
+
+  return g_test_run ();
+}

@@ -1,0 +1,388 @@
+/* test-plugin-s3-open.c: the plugin's data source opening an s3:// job from a
+ * loopback fake S3 holding a copy of tests/data/real-smdebug/pt-cprofile: the
+ * loading bar's texts and fractions, the first profiler's stats files read
+ * during the open (from S3, then from the cache), and Cancel
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core-test-util.h"
+#include "s3-fake-bucket.h"
+#include "smprof-job.h"
+#include "smprof-sagemaker-document.h"
+#include "smprof-sagemaker-source.h"
+#include "smprof-ui-settings.h"
+#include "smprof-viewer-api.h"
+
+#define ROOT "jobs/pt/profiler-output"
+#define URI "s3://bucket/" ROOT
+
+typedef struct
+{
+  char   *text;
+  double  fraction;
+} Shown;
+
+static void
+shown_free (gpointer data)
+{
+  Shown *shown = data;
+
+  g_free (shown->text);
+  g_free (shown);
+}
+
+typedef struct
+{
+  GPtrArray    *shown;              /* Shown, each change of the bar */
+  GCancellable *cancel_on_reading;  /* cancelled when reading starts */
+} ProgressLog;
+
+static void
+progress_notify_cb (SmvProgress *progress,
+                    GParamSpec  *pspec,
+                    ProgressLog *log)
+{
+  const char *text = smv_progress_get_text (progress);
+  double fraction = smv_progress_get_fraction (progress);
+  Shown *last = log->shown->len > 0 ? g_ptr_array_index (log->shown, log->shown->len - 1) : NULL;
+  Shown *shown;
+
+  /* report() sets both properties at once: one entry per change */
+  if (last != NULL && g_strcmp0 (last->text, text) == 0 && last->fraction == fraction)
+    return;
+
+  shown = g_new0 (Shown, 1);
+  shown->text = g_strdup (text);
+  shown->fraction = fraction;
+  g_ptr_array_add (log->shown, shown);
+
+  if (log->cancel_on_reading != NULL && text != NULL && g_str_has_prefix (text, "Reading from S3: "))
+    g_cancellable_cancel (log->cancel_on_reading);
+}
+
+typedef struct
+{
+  FakeBucket    *bucket;
+  SmvDataSource *source;
+  GSettings     *s3_settings;
+  guint          n_records;  /* cProfile records of the local copy */
+} Fixture;
+
+static guint
+count_python_stats (const char *folder)
+{
+  g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (folder, name, NULL);
+
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        n += count_python_stats (path);
+      else if (strcmp (name, "python_stats") == 0)
+        n++;
+    }
+  return n;
+}
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autofree char *framework = g_test_build_filename (G_TEST_DIST, "data", "real-smdebug", "pt-cprofile",
+                                                      "framework", NULL);
+  g_autofree char *url = NULL;
+
+  fixture->bucket = fake_bucket_new_from_folder (ROOT "/framework", framework, 0);
+  fixture->n_records = count_python_stats (framework);
+  g_assert_cmpuint (fixture->n_records, >, 1);
+
+  url = fake_bucket_dup_url (fixture->bucket);
+  g_setenv ("AWS_ENDPOINT_URL_S3", url, TRUE);
+  g_setenv ("AWS_ACCESS_KEY_ID", "AKIDTEST", TRUE);
+  g_setenv ("AWS_SECRET_ACCESS_KEY", "secret", TRUE);
+  g_setenv ("AWS_EC2_METADATA_DISABLED", "true", TRUE);
+  g_unsetenv ("AWS_PROFILE");
+  g_unsetenv ("AWS_REGION");
+  g_unsetenv ("AWS_ENDPOINT_URL");
+  g_unsetenv ("SMPROF_S3_CACHE_MAX_SIZE");
+  g_unsetenv ("SMPROF_S3_MAX_CONNECTIONS");
+
+  /* the viewer's settings, which the data source reads (memory backend) */
+  fixture->s3_settings = smprof_ui_settings_new ("s3");
+  g_assert_nonnull (fixture->s3_settings);
+  g_settings_reset (fixture->s3_settings, "cache-size");
+  g_settings_reset (fixture->s3_settings, "max-connections");
+
+  fixture->source = g_object_new (SMPROF_TYPE_SAGEMAKER_SOURCE, NULL);
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_clear_object (&fixture->source);
+  g_clear_object (&fixture->s3_settings);
+  g_clear_pointer (&fixture->bucket, fake_bucket_free);
+}
+
+static void
+open_ready_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+/* Opens URI as the viewer does, recording the loading bar. */
+static SmvDocument *
+open_job (Fixture      *fixture,
+          ProgressLog  *log,
+          GError      **error)
+{
+  g_autoptr(GFile) location = g_file_new_for_uri (URI);
+  g_autoptr(SmvProgress) progress = smv_progress_new ();
+  g_autoptr(GAsyncResult) result = NULL;
+
+  log->shown = g_ptr_array_new_with_free_func (shown_free);
+  g_signal_connect (progress, "notify", G_CALLBACK (progress_notify_cb), log);
+
+  g_assert_true (smv_data_source_can_open (fixture->source, location));
+  smv_data_source_open_async (fixture->source, location, progress, log->cancel_on_reading,
+                              open_ready_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  /* the worker's last reports may still be queued behind the result */
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+
+  g_signal_handlers_disconnect_by_func (progress, progress_notify_cb, log);
+  return smv_data_source_open_finish (fixture->source, result, error);
+}
+
+/* "Listing S3" first, then only "Reading from S3: K of N" with N the job's
+ * cProfile records, K and the bar never going back, ending full. */
+static void
+assert_progress (ProgressLog *log,
+                 guint        n_records)
+{
+  gboolean listed = FALSE;
+  guint n_reading = 0;
+  guint last_done = 0;
+  double last_fraction = 0.0;
+
+  for (guint i = 0; i < log->shown->len; i++)
+    {
+      Shown *shown = g_ptr_array_index (log->shown, i);
+
+      g_test_message ("%.3f %s", shown->fraction, shown->text);
+    }
+
+  for (guint i = 0; i < log->shown->len; i++)
+    {
+      Shown *shown = g_ptr_array_index (log->shown, i);
+      unsigned int done = 0, wanted = 0;
+
+      if (shown->text == NULL)
+        continue;
+
+      if (g_str_has_prefix (shown->text, "Listing S3: "))
+        {
+          g_assert_cmpuint (n_reading, ==, 0);
+          listed = TRUE;
+        }
+      else if (sscanf (shown->text, "Reading from S3: %u of %u", &done, &wanted) == 2)
+        {
+          g_assert_cmpuint (wanted, ==, n_records);
+          g_assert_cmpuint (done, >=, last_done);
+          g_assert_cmpuint (done, <=, wanted);
+          g_assert_cmpfloat (shown->fraction, >=, last_fraction);
+          g_assert_cmpfloat (shown->fraction, <=, 1.0);
+          last_done = done;
+          last_fraction = shown->fraction;
+          n_reading++;
+        }
+    }
+
+  g_assert_true (listed);
+  g_assert_cmpuint (n_reading, >, 0);
+  g_assert_cmpuint (last_done, ==, n_records);
+  g_assert_cmpfloat (last_fraction, ==, 1.0);
+}
+
+/* Every cProfile record read, none failed. */
+static void
+assert_stats_loaded (SmvDocument *document,
+                     guint        n_records)
+{
+  SmprofJob *job = smprof_sagemaker_document_get_job (SMPROF_SAGEMAKER_DOCUMENT (document));
+  GPtrArray *records = smprof_job_get_records (job, SMPROF_PROFILER_CPROFILE);
+
+  g_assert_cmpuint (records->len, ==, n_records);
+  for (guint i = 0; i < records->len; i++)
+    {
+      SmprofRecord *record = g_ptr_array_index (records, i);
+
+      g_assert_false (record->failed);
+      g_assert_nonnull (record->pstats);
+    }
+}
+
+/* GETs of python_stats keys, each key once at most; any other GET is of a
+ * framework timeline (the timeline's steps), never a Pyinstrument or HTML
+ * file. */
+static guint
+count_stats_gets (FakeBucket *bucket)
+{
+  g_autoptr(GPtrArray) keys = fake_bucket_dup_got_keys (bucket);
+  guint n = 0;
+
+  for (guint i = 0; i < keys->len; i++)
+    {
+      const char *key = g_ptr_array_index (keys, i);
+
+      if (g_str_has_suffix (key, "/python_stats"))
+        {
+          g_assert_cmpuint (fake_bucket_get_key_gets (bucket, key), ==, 1);
+          n++;
+        }
+      else
+        {
+          g_assert_true (g_str_has_prefix (key, ROOT "/framework/pevents/"));
+          g_assert_true (g_str_has_suffix (key, "_pythontimeline.json"));
+        }
+    }
+  return n;
+}
+
+/* The cache turned off in the settings: each stats file downloaded once,
+ * during the open. */
+static void
+test_open_no_cache (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  ProgressLog log = { 0 };
+  g_autoptr(SmvDocument) document = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_settings_set_uint64 (fixture->s3_settings, "cache-size", 0);
+  g_settings_set_uint (fixture->s3_settings, "max-connections", 4);
+
+  document = open_job (fixture, &log, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (document);
+
+  assert_progress (&log, fixture->n_records);
+  assert_stats_loaded (document, fixture->n_records);
+  g_assert_cmpuint (count_stats_gets (fixture->bucket), ==, fixture->n_records);
+  g_clear_pointer (&log.shown, g_ptr_array_unref);
+
+  /* nothing was kept: a second open downloads them all again */
+  g_clear_object (&document);
+  document = open_job (fixture, &log, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (fake_bucket_get_n_gets (fixture->bucket), >=, 2 * fixture->n_records);
+  g_clear_pointer (&log.shown, g_ptr_array_unref);
+}
+
+/* With the cache (in the test's own XDG_CACHE_HOME): the first open fills
+ * it, the second reads no stats file from S3 and still shows N of N. */
+static void
+test_open_cached (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  ProgressLog log = { 0 };
+  g_autoptr(SmvDocument) document = NULL;
+  g_autoptr(GError) error = NULL;
+  guint n_gets;
+
+  document = open_job (fixture, &log, &error);
+  g_assert_no_error (error);
+  assert_progress (&log, fixture->n_records);
+  g_assert_cmpuint (count_stats_gets (fixture->bucket), ==, fixture->n_records);
+  g_clear_pointer (&log.shown, g_ptr_array_unref);
+  g_clear_object (&document);
+
+  n_gets = fake_bucket_get_n_gets (fixture->bucket);
+  document = open_job (fixture, &log, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (document);
+  g_assert_cmpuint (fake_bucket_get_n_gets (fixture->bucket), ==, n_gets);
+  assert_progress (&log, fixture->n_records);
+  assert_stats_loaded (document, fixture->n_records);
+  g_clear_pointer (&log.shown, g_ptr_array_unref);
+}
+
+/* Cancel as soon as the bar says reading: the open fails as cancelled and
+ * the downloads stop, far from all done (each GET takes 20 ms here, one at a
+ * time). */
+static void
+test_open_cancelled (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  ProgressLog log = { .cancel_on_reading = cancellable };
+  g_autoptr(SmvDocument) document = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 start;
+
+  g_settings_set_uint64 (fixture->s3_settings, "cache-size", 0);
+  g_settings_set_uint (fixture->s3_settings, "max-connections", 1);
+  fake_bucket_set_get_delay (fixture->bucket, 20 * G_TIME_SPAN_MILLISECOND);
+
+  start = g_get_monotonic_time ();
+  document = open_job (fixture, &log, &error);
+  g_test_message ("cancelled open: %.3f s, %u GETs", (g_get_monotonic_time () - start) / 1e6,
+                  fake_bucket_get_n_gets (fixture->bucket));
+
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_null (document);
+  g_assert_true (g_cancellable_is_cancelled (cancellable));
+  g_assert_cmpuint (count_stats_gets (fixture->bucket), <, fixture->n_records / 2);
+  g_clear_pointer (&log.shown, g_ptr_array_unref);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *home = g_dir_make_tmp ("smprof-s3-open-XXXXXX", NULL);
+  g_autofree char *cache = NULL;
+  g_autofree char *config = NULL;
+  int status;
+
+  /* A temporary HOME and XDG folders, set before GLib first reads them: the
+   * S3 cache starts empty and the user's is never touched. Only the cached
+   * test writes to it (the others set cache-size 0). Not
+   * G_TEST_OPTION_ISOLATE_DIRS: GLib then keeps each test's old folder names
+   * alive on purpose, which LeakSanitizer reports. */
+  g_assert_nonnull (home);
+  cache = g_build_filename (home, "cache", NULL);
+  config = g_build_filename (home, "config", NULL);
+  g_setenv ("HOME", home, TRUE);
+  g_setenv ("XDG_CACHE_HOME", cache, TRUE);
+  g_setenv ("XDG_CONFIG_HOME", config, TRUE);
+
+  g_test_init (&argc, &argv, NULL);
+
+  smv_data_source_ensure_extension_point ();
+
+#define ADD(path, func) g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+  ADD ("/plugin-s3-open/no-cache", test_open_no_cache);
+  ADD ("/plugin-s3-open/cached", test_open_cached);
+  ADD ("/plugin-s3-open/cancelled", test_open_cancelled);
+#undef ADD
+
+  status = g_test_run ();
+  core_test_remove_tree (home);
+
+  return status;
+}

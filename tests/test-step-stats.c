@@ -1,0 +1,253 @@
+/* test-step-stats.c: per-step statistics through the core API
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The black-box checks against `smprof stats` are in tests/cli/test_steps.py;
+ * these check what only the API shows: the step records, the median step's
+ * identity, the series, the matrix columns, partial steps and cancellation.
+ */
+
+#include "config.h"
+
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <string.h>
+
+#include "core-test-util.h"
+#include "smprof-step-stats.h"
+
+static SmprofJob *
+open_corpus (const char *name)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", name, NULL);
+
+  return core_test_load_job_at (path);
+}
+
+static SmprofStepStats *
+compute_all (SmprofJob      *job,
+             SmprofProfiler  profiler)
+{
+  SmprofSelection all = { .kind = SMPROF_SELECT_ALL };
+  g_auto(GStrv) node_ids = smprof_job_dup_node_ids (job, profiler);
+  g_autoptr(GError) error = NULL;
+  SmprofStepStats *stats = smprof_step_stats_compute (job, profiler, (const char * const *) node_ids,
+                                                      &all, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (stats);
+
+  return stats;
+}
+
+static void
+test_quantile (void)
+{
+  const double values[] = { 1, 2, 3, 4 };
+  const double one[] = { 7 };
+
+  /* numpy.quantile's default, linear interpolation */
+  g_assert_cmpfloat_with_epsilon (smprof_step_quantile (values, 4, 0.5), 2.5, 1e-12);
+  g_assert_cmpfloat_with_epsilon (smprof_step_quantile (values, 4, 0.95), 3.85, 1e-12);
+  g_assert_cmpfloat (smprof_step_quantile (values, 4, 0), ==, 1);
+  g_assert_cmpfloat (smprof_step_quantile (values, 4, 1), ==, 4);
+  g_assert_cmpfloat (smprof_step_quantile (one, 1, 0.95), ==, 7);
+  g_assert_cmpfloat (smprof_step_quantile (NULL, 0, 0.5), ==, 0);
+
+  g_assert_cmpfloat (smprof_step_robust_score (10, 1, 0), ==, 0);
+  g_assert_cmpfloat_with_epsilon (smprof_step_robust_score (10, 1, 2), 4.5, 1e-12);
+  g_assert_nonnull (strstr (smprof_step_outlier_rule_description (), "1.4826"));
+}
+
+/* Each step holds the records whose start label it is, and sums their totals. */
+static void
+test_steps_and_records (void)
+{
+  g_autoptr(SmprofJob) job = open_corpus ("corpus-outliers-cprofile");
+  g_autoptr(SmprofStepStats) stats = compute_all (job, SMPROF_PROFILER_CPROFILE);
+  guint n = smprof_step_stats_get_n_steps (stats);
+
+  g_assert_cmpuint (n, ==, 40);
+  for (guint i = 0; i < n; i++)
+    {
+      const SmprofStep *step = smprof_step_stats_get_step (stats, i);
+      const SmprofStep *median = smprof_step_stats_get_step (stats, step->median_step);
+      GPtrArray *records = smprof_step_stats_get_step_records (stats, i);
+      double total = 0;
+
+      g_assert_cmpuint (records->len, ==, step->n_intervals);
+      g_assert_cmpuint (records->len, ==, 2);
+      for (guint r = 0; r < records->len; r++)
+        {
+          const SmprofRecord *record = g_ptr_array_index (records, r);
+
+          g_assert_cmpstr (record->node_id, ==, step->node_id);
+          g_assert_cmpint (record->name.start_step, ==, step->step);
+          g_assert_cmpint (record->name.start_mode, ==, step->mode);
+          total += record->pstats->total_tt;
+        }
+      g_assert_cmpfloat_with_epsilon (total, step->total_time, 1e-12);
+      g_assert_cmpstr (median->node_id, ==, step->node_id);
+      g_assert_cmpint (median->mode, ==, step->mode);
+      g_assert_false (step->partial);
+      if (i > 0)
+        {
+          const SmprofStep *previous = smprof_step_stats_get_step (stats, i - 1);
+
+          g_assert_true (g_strcmp0 (previous->node_id, step->node_id) < 0 ||
+                         (g_strcmp0 (previous->node_id, step->node_id) == 0 && previous->step < step->step));
+        }
+    }
+
+  /* the pre-step-zero and finalization intervals of both nodes */
+  g_assert_cmpuint (smprof_step_stats_get_n_unassigned (stats), ==, 4);
+  g_assert_cmpfloat (smprof_step_stats_get_unassigned_time (stats), >, 0);
+}
+
+/* The planted steps, read from the manifest, are flagged. */
+static void
+test_planted (void)
+{
+  g_autoptr(SmprofJob) job = open_corpus ("corpus-outliers-cprofile");
+  g_autoptr(SmprofStepStats) stats = compute_all (job, SMPROF_PROFILER_CPROFILE);
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "corpus-outliers-cprofile",
+                                                 "corpus-manifest.json", NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonArray *planted;
+  guint found = 0;
+
+  json_parser_load_from_file (parser, path, &error);
+  g_assert_no_error (error);
+  planted = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
+                                          "planted_outliers");
+  g_assert_cmpuint (json_array_get_length (planted), >=, 2);
+
+  for (guint p = 0; p < json_array_get_length (planted); p++)
+    {
+      JsonObject *outlier = json_array_get_object_element (planted, p);
+      JsonArray *nodes = json_object_get_array_member (outlier, "nodes");
+      gboolean straggler = g_strcmp0 (json_object_get_string_member (outlier, "type"), "straggler") == 0;
+      gint64 number = json_object_get_int_member (outlier, "step");
+
+      for (guint k = 0; k < json_array_get_length (nodes); k++)
+        for (guint i = 0; i < smprof_step_stats_get_n_steps (stats); i++)
+          {
+            const SmprofStep *step = smprof_step_stats_get_step (stats, i);
+
+            if (step->step != number || g_strcmp0 (step->node_id, json_array_get_string_element (nodes, k)) != 0)
+              continue;
+            g_assert_true (step->outlier);
+            g_assert_cmpfloat (step->score, >, SMPROF_STEP_OUTLIER_THRESHOLD);
+            g_assert_cmpfloat (step->total_time, >, step->median_time);
+            if (straggler)
+              g_assert_true (step->straggler);
+            found++;
+          }
+    }
+  g_assert_cmpuint (found, ==, 3);
+}
+
+/* Series add up to the totals, and the matrix columns hold each node's largest function. */
+static void
+test_functions (void)
+{
+  g_autoptr(SmprofJob) job = open_corpus ("corpus-outliers-pyinstrument");
+  g_autoptr(SmprofStepStats) stats = compute_all (job, SMPROF_PROFILER_PYINSTRUMENT);
+  guint n_steps = smprof_step_stats_get_n_steps (stats);
+  g_autofree double *series = g_new (double, n_steps);
+  const char * const *node_ids = smprof_step_stats_get_node_ids (stats);
+  g_autoptr(GArray) columns = smprof_step_stats_top_functions (stats, 3);
+  double all_functions = 0, all_steps = 0;
+  guint n_partial = 0;
+
+  g_assert_cmpuint (n_steps, ==, 120);
+  for (guint f = 0; f < smprof_step_stats_get_n_functions (stats); f++)
+    {
+      const SmprofStepFunction *function = smprof_step_stats_get_function (stats, f);
+      double sum = 0;
+      guint ran = 0;
+
+      smprof_step_stats_get_series (stats, f, series);
+      for (guint s = 0; s < n_steps; s++)
+        {
+          sum += series[s];
+          ran += series[s] != 0;
+          g_assert_cmpfloat (series[s], >=, function->min);
+          g_assert_cmpfloat (series[s], <=, function->max);
+        }
+      g_assert_cmpfloat_with_epsilon (sum, function->total, 1e-9);
+      g_assert_cmpuint (ran, <=, function->count);
+      g_assert_cmpfloat (function->min, <=, function->median);
+      g_assert_cmpfloat (function->median, <=, function->p95);
+      g_assert_cmpfloat (function->p95, <=, function->max);
+      if (f > 0)
+        g_assert_cmpfloat (smprof_step_stats_get_function (stats, f - 1)->total, >=, function->total);
+      all_functions += function->total;
+    }
+
+  /* Self times add up to the root frames' time (Pyinstrument rounds self time to 1e-6). */
+  for (guint s = 0; s < n_steps; s++)
+    {
+      all_steps += smprof_step_stats_get_step (stats, s)->total_time;
+      n_partial += smprof_step_stats_get_step (stats, s)->partial;
+    }
+  g_assert_cmpfloat (fabs (all_functions - all_steps), <, 1e-3);
+  /* the corpus's empty sessions and its failure pair */
+  g_assert_cmpuint (n_partial, >=, 1);
+
+  g_assert_cmpuint (columns->len, >=, 3);
+  for (guint n = 0; node_ids[n] != NULL; n++)
+    {
+      guint best = 0;
+      double best_time = -1;
+      gboolean present = FALSE;
+
+      for (guint f = 0; f < smprof_step_stats_get_n_functions (stats); f++)
+        {
+          double time = smprof_step_stats_get_node_function_time (stats, node_ids[n], f, NULL);
+
+          if (time > best_time)
+            {
+              best_time = time;
+              best = f;
+            }
+        }
+      for (guint c = 0; c < columns->len; c++)
+        present |= g_array_index (columns, guint, c) == best;
+      g_assert_true (present);
+    }
+}
+
+static void
+test_cancelled (void)
+{
+  g_autoptr(SmprofJob) job = open_corpus ("corpus-outliers-cprofile");
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  SmprofSelection all = { .kind = SMPROF_SELECT_ALL };
+  g_auto(GStrv) node_ids = smprof_job_dup_node_ids (job, SMPROF_PROFILER_CPROFILE);
+  g_autoptr(GError) error = NULL;
+  SmprofStepStats *stats;
+
+  g_cancellable_cancel (cancellable);
+  stats = smprof_step_stats_compute (job, SMPROF_PROFILER_CPROFILE, (const char * const *) node_ids,
+                                     &all, cancellable, &error);
+  g_assert_null (stats);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/step-stats/quantile", test_quantile);
+  g_test_add_func ("/step-stats/steps-and-records", test_steps_and_records);
+  g_test_add_func ("/step-stats/planted", test_planted);
+  g_test_add_func ("/step-stats/functions", test_functions);
+  g_test_add_func ("/step-stats/cancelled", test_cancelled);
+
+  return g_test_run ();
+}

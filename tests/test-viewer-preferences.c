@@ -1,0 +1,95 @@
+/* test-viewer-preferences.c: the Preferences window edits the settings the
+ * plugin reads, both ways, and closes with Escape
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "smv-application.h"
+#include "smv-preferences-window.h"
+#include "viewer-test-utils.h"
+
+static GtkAdjustment *
+adjustment_of (GtkWidget  *window,
+               const char *name)
+{
+  GtkWidget *spin = viewer_test_find (window, name);
+
+  g_assert_true (GTK_IS_SPIN_BUTTON (spin));
+
+  return gtk_spin_button_get_adjustment (GTK_SPIN_BUTTON (spin));
+}
+
+static void
+test_bindings (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (SMV_APPLICATION_ID);
+  g_autoptr(GSettings) s3 = g_settings_get_child (settings, "s3");
+  g_autofree char *scheme = NULL;
+  GtkWidget *window;
+  GtkDropDown *colors;
+
+  VIEWER_TEST_REQUIRE_DISPLAY ();
+
+  g_settings_reset (settings, "flame-graph-color-scheme");
+  g_settings_reset (s3, "max-connections");
+  g_settings_reset (s3, "cache-size");
+  g_settings_reset (s3, "refresh-interval");
+
+  window = smv_preferences_window_new (NULL);
+  g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
+  gtk_window_present (GTK_WINDOW (window));
+  viewer_test_spin (100);
+
+  /* The defaults, shown. */
+  colors = GTK_DROP_DOWN (viewer_test_find (window, "flame-graph-color-scheme"));
+  g_assert_nonnull (colors);
+  g_assert_cmpuint (gtk_drop_down_get_selected (colors), ==, 0);
+  g_assert_cmpfloat (gtk_adjustment_get_value (adjustment_of (window, "max-connections")), ==, 8);
+  g_assert_cmpfloat (gtk_adjustment_get_value (adjustment_of (window, "cache-size")), ==, 1024);
+  g_assert_cmpfloat (gtk_adjustment_get_value (adjustment_of (window, "refresh-interval")), ==, 0);
+
+  /* The controls write the settings... */
+  gtk_adjustment_set_value (adjustment_of (window, "max-connections"), 3);
+  g_assert_cmpuint (g_settings_get_uint (s3, "max-connections"), ==, 3);
+  gtk_adjustment_set_value (adjustment_of (window, "cache-size"), 64);
+  g_assert_cmpuint (g_settings_get_uint64 (s3, "cache-size"), ==, G_GUINT64_CONSTANT (64) << 20);
+  gtk_adjustment_set_value (adjustment_of (window, "cache-size"), 0);
+  g_assert_cmpuint (g_settings_get_uint64 (s3, "cache-size"), ==, 0);
+  gtk_adjustment_set_value (adjustment_of (window, "refresh-interval"), 45);
+  g_assert_cmpuint (g_settings_get_uint (s3, "refresh-interval"), ==, 45);
+  gtk_drop_down_set_selected (colors, 2);
+  scheme = g_settings_get_string (settings, "flame-graph-color-scheme");
+  g_assert_cmpstr (scheme, ==, "colorblind");
+
+  /* ...and follow them. */
+  g_settings_set_string (settings, "flame-graph-color-scheme", "module");
+  g_assert_cmpuint (gtk_drop_down_get_selected (colors), ==, 1);
+  g_settings_set_uint (s3, "max-connections", 16);
+  g_assert_cmpfloat (gtk_adjustment_get_value (adjustment_of (window, "max-connections")), ==, 16);
+
+  /* The schema's range holds. */
+  gtk_adjustment_set_value (adjustment_of (window, "max-connections"), 500);
+  g_assert_cmpuint (g_settings_get_uint (s3, "max-connections"), <=, 64);
+
+  /* Escape closes it. */
+  g_assert_true (gtk_widget_activate_action (window, "window.close", NULL));
+  viewer_test_spin (100);
+  g_assert_null (window);
+
+  g_settings_reset (settings, "flame-graph-color-scheme");
+  g_settings_reset (s3, "max-connections");
+  g_settings_reset (s3, "cache-size");
+  g_settings_reset (s3, "refresh-interval");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  viewer_test_init (&argc, &argv);
+
+  g_test_add_func ("/viewer/preferences/bindings", test_bindings);
+
+  return g_test_run ();
+}
