@@ -150,6 +150,39 @@ char *_smprof_job_page_dup_mode_pair_slug        (SmprofJobPage   *self);
 void _smprof_job_page_swap_job               (SmprofJobPage  *self,
                                               SmprofJob      *job);
 
+/* smprof-job-page.c, for the files below */
+void                _smprof_job_page_set_busy         (SmprofJobPage *self,
+                                                       gboolean       busy);
+const char * const *_smprof_job_page_current_node_ids (SmprofJobPage *self);
+
+/* smprof-job-page-aggregate.c */
+GPtrArray *_smprof_job_page_select_for           (SmprofJob              *job,
+                                                  SmprofProfiler          profiler,
+                                                  const char * const     *node_ids,
+                                                  SmprofJobPagePreset     preset,
+                                                  const SmprofSelection  *selection,
+                                                  GPtrArray              *explicit_records);
+char     **_smprof_job_page_dup_record_node_ids  (GPtrArray              *records);
+void       _smprof_job_page_sync_visible_view    (SmprofJobPage          *self);
+gboolean   _smprof_job_page_start_update         (gpointer                data);
+
+/* smprof-job-page-status.c */
+char *_smprof_job_page_dup_description       (SmprofJobPage  *self,
+                                              GPtrArray      *records);
+char *_smprof_job_page_dup_slug              (SmprofJobPage  *self,
+                                              GPtrArray      *records);
+void  _smprof_job_page_update_status         (SmprofJobPage  *self);
+
+/* smprof-job-page-presets.c */
+void           _smprof_job_page_class_presets_init   (GtkWidgetClass      *widget_class);
+GtkListBoxRow *_smprof_job_page_row_for_preset       (SmprofJobPage       *self,
+                                                      SmprofJobPagePreset  preset);
+void           _smprof_job_page_selection_for_preset (SmprofJobPage       *self,
+                                                      SmprofJobPagePreset  preset,
+                                                      SmprofSelection     *selection);
+void           _smprof_job_page_sync_preset_row      (SmprofJobPage       *self);
+void           _smprof_job_page_update_step_range    (SmprofJobPage       *self);
+
 /* smprof-job-page-refresh.c */
 void _smprof_job_page_refresh_init           (SmprofJobPage  *self);
 void _smprof_job_page_refresh_dispose        (SmprofJobPage  *self);

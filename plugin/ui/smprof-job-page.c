@@ -51,404 +51,15 @@ enum {
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
-/* smprof_job_load_stats() fills records in place, so two aggregates of one
- * job (or an aggregate and the range index) must not read files at the same
- * time; stale ones give way quickly. */
-static GMutex aggregate_lock;
-
 static void queue_update   (SmprofJobPage *self);
 static void sync_timeline  (SmprofJobPage *self);
 
 /* ------------------------------------------------------------------------ */
-/* The worker: select, read, aggregate                                      */
+/* Queueing updates (smprof-job-page-aggregate.c runs them)                 */
 
-typedef struct
-{
-  SmprofJob           *job;
-  SmprofProfiler       profiler;
-  char               **node_ids;
-  SmprofJobPagePreset  preset;
-  SmprofSelection      selection;
-  GPtrArray           *explicit_records;
-  SmprofRangeIndex    *range_index;      /* set when the index sums this range */
-  char               **range_node_ids;
-  char                *description;
-  char                *slug;
-  guint                generation;
-} Request;
-
-typedef struct
-{
-  GPtrArray     *selected;
-  SmprofProfile *profile;
-  gboolean       from_index;
-} Answer;
-
-static void
-request_free (gpointer data)
-{
-  Request *request = data;
-
-  g_clear_object (&request->job);
-  g_clear_pointer (&request->node_ids, g_strfreev);
-  g_clear_pointer (&request->explicit_records, g_ptr_array_unref);
-  g_clear_object (&request->range_index);
-  g_clear_pointer (&request->range_node_ids, g_strfreev);
-  g_clear_pointer (&request->description, g_free);
-  g_clear_pointer (&request->slug, g_free);
-  g_free (request);
-}
-
-static void
-answer_free (gpointer data)
-{
-  Answer *answer = data;
-
-  g_clear_pointer (&answer->selected, g_ptr_array_unref);
-  g_clear_object (&answer->profile);
-  g_free (answer);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Answer, answer_free)
-
-static gboolean
-is_forward_pass (const SmprofRecord *record)
-{
-  return record->name.start_phase == SMPROF_PHASE_STEP_START &&
-         record->name.end_phase == SMPROF_PHASE_FORWARD_PASS_END;
-}
-
-/* The records a selection names; a copy of @explicit_records when set. Cheap
- * enough for the main thread too (one pass over the job's records). */
-static GPtrArray *
-select_for (SmprofJob              *job,
-            SmprofProfiler          profiler,
-            const char * const     *node_ids,
-            SmprofJobPagePreset     preset,
-            const SmprofSelection  *selection,
-            GPtrArray              *explicit_records)
-{
-  GPtrArray *records = smprof_job_get_records (job, profiler);
-  GPtrArray *selected;
-  GPtrArray *kept;
-
-  if (explicit_records != NULL)
-    return g_ptr_array_copy (explicit_records, NULL, NULL);
-
-  selected = smprof_select (records, node_ids, selection);
-  if (preset != SMPROF_JOB_PAGE_PRESET_FORWARD_PASSES && preset != SMPROF_JOB_PAGE_PRESET_REST_OF_STEP)
-    return selected;
-
-  kept = g_ptr_array_new ();
-  for (guint i = 0; i < selected->len; i++)
-    {
-      SmprofRecord *record = g_ptr_array_index (selected, i);
-
-      if (is_forward_pass (record) == (preset == SMPROF_JOB_PAGE_PRESET_FORWARD_PASSES))
-        g_ptr_array_add (kept, record);
-    }
-  g_ptr_array_unref (selected);
-
-  return kept;
-}
-
-static int
-compare_strings (gconstpointer a,
-                 gconstpointer b)
-{
-  return g_strcmp0 (*(const char * const *) a, *(const char * const *) b);
-}
-
-/* The nodes a set of records covers, sorted. */
-static char **
-dup_record_node_ids (GPtrArray *records)
-{
-  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr(GPtrArray) ids = g_ptr_array_new ();
-
-  for (guint i = 0; i < records->len; i++)
-    {
-      const SmprofRecord *record = g_ptr_array_index (records, i);
-
-      if (g_hash_table_add (seen, (gpointer) record->node_id))
-        g_ptr_array_add (ids, g_strdup (record->node_id));
-    }
-
-  g_ptr_array_sort (ids, compare_strings);
-  g_ptr_array_add (ids, NULL);
-
-  return (char **) g_ptr_array_free (g_steal_pointer (&ids), FALSE);
-}
-
-static void
-aggregate_in_thread (GTask        *task,
-                     gpointer      source_object,
-                     gpointer      task_data,
-                     GCancellable *cancellable)
-{
-  Request *request = task_data;
-  g_autoptr(Answer) answer = g_new0 (Answer, 1);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GMutexLocker) locker = NULL;
-
-  if (g_task_return_error_if_cancelled (task))
-    return;
-
-  answer->selected = select_for (request->job, request->profiler, (const char * const *) request->node_ids,
-                                 request->preset, &request->selection, request->explicit_records);
-
-  /* A dragged range: the index has every stats file in memory already. */
-  if (request->range_index != NULL && answer->selected->len > 0)
-    {
-      answer->profile = smprof_range_index_aggregate (request->range_index,
-                                                      (const char * const *) request->range_node_ids,
-                                                      request->selection.start_us,
-                                                      request->selection.end_us);
-      answer->from_index = TRUE;
-      g_task_return_pointer (task, g_steal_pointer (&answer), answer_free);
-      return;
-    }
-
-  locker = g_mutex_locker_new (&aggregate_lock);
-  if (g_task_return_error_if_cancelled (task))
-    return;
-
-  if (answer->selected->len > 0)
-    {
-      g_auto(GStrv) node_ids = NULL;
-
-      if (!smprof_job_load_stats (request->job, answer->selected, cancellable, &error))
-        {
-          g_task_return_error (task, g_steal_pointer (&error));
-          return;
-        }
-
-      if (request->explicit_records != NULL)
-        node_ids = dup_record_node_ids (answer->selected);
-      else
-        node_ids = g_strdupv (request->node_ids);
-
-      answer->profile = smprof_profile_new (request->job, request->profiler,
-                                            (const char * const *) node_ids, answer->selected);
-    }
-
-  g_task_return_pointer (task, g_steal_pointer (&answer), answer_free);
-}
-
-/* The range index: built once, on a worker, after the first aggregate has
- * read the stats it needs (under the same lock, so no file is read twice). */
-static void
-build_index_in_thread (GTask        *task,
-                       gpointer      source_object,
-                       gpointer      task_data,
-                       GCancellable *cancellable)
-{
-  SmprofJob *job = task_data;
-  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&aggregate_lock);
-  g_autoptr(GError) error = NULL;
-  SmprofRangeIndex *index;
-
-  index = smprof_range_index_new (job, SMPROF_PROFILER_CPROFILE, NULL, cancellable, &error);
-  if (index == NULL)
-    g_task_return_error (task, g_steal_pointer (&error));
-  else
-    g_task_return_pointer (task, index, g_object_unref);
-}
-
-static void
-build_index_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  g_autoptr(SmprofJobPage) self = user_data;
-  g_autoptr(SmprofRangeIndex) index = NULL;
-  g_autoptr(GError) error = NULL;
-
-  index = g_task_propagate_pointer (G_TASK (result), &error);
-  if (index == NULL)
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_debug ("No range index, dragged ranges aggregate as any selection: %s", error->message);
-      return;
-    }
-
-  g_clear_object (&self->index_cancellable);
-  g_set_object (&self->range_index, index);
-}
-
-static void
-maybe_build_index (SmprofJobPage *self)
-{
-  g_autoptr(GTask) task = NULL;
-
-  if (self->index_started || !smprof_job_has_profiler (self->job, SMPROF_PROFILER_CPROFILE))
-    return;
-
-  self->index_started = TRUE;
-  self->index_cancellable = g_cancellable_new ();
-
-  task = g_task_new (self, self->index_cancellable, build_index_cb, g_object_ref (self));
-  g_task_set_source_tag (task, maybe_build_index);
-  g_task_set_priority (task, G_PRIORITY_LOW);
-  g_task_set_task_data (task, g_object_ref (self->job), g_object_unref);
-  g_task_run_in_thread (task, build_index_in_thread);
-}
-
-/* ------------------------------------------------------------------------ */
-/* The selection in words                                                   */
-
-static char *
-describe_steps (GPtrArray *records)
-{
-  gint64 first = G_MAXINT64;
-  gint64 last = G_MININT64;
-
-  for (guint i = 0; i < records->len; i++)
-    {
-      const SmprofRecord *record = g_ptr_array_index (records, i);
-
-      if (record->name.start_step != SMPROF_STEP_ANY_START)
-        {
-          first = MIN (first, record->name.start_step);
-          last = MAX (last, record->name.start_step);
-        }
-      if (record->name.end_step != SMPROF_STEP_INFINITY)
-        {
-          first = MIN (first, record->name.end_step);
-          last = MAX (last, record->name.end_step);
-        }
-    }
-
-  if (first > last)
-    return g_strdup (_("no steps"));
-  if (first == last)
-    /* Translators: one step number */
-    return g_strdup_printf (_("step %lld"), (long long) first);
-
-  /* Translators: a range of step numbers */
-  return g_strdup_printf (_("steps %lld–%lld"), (long long) first, (long long) last);
-}
-
-static double
-job_origin_us (SmprofJobPage *self)
-{
-  SmprofTimelineLayout *layout = smprof_timeline_get_layout (self->timeline);
-
-  return layout != NULL ? smprof_timeline_layout_get_origin_us (layout) : 0;
-}
-
-/* What the selection is, for an export's subtitle: the preset, the steps,
- * the modes, the phases or the time range (smprof_selection_describe()). */
-static char *
-dup_description (SmprofJobPage *self,
-                 GPtrArray     *records)
-{
-  g_autofree char *query = NULL;
-
-  switch (self->preset)
-    {
-    case SMPROF_JOB_PAGE_PRESET_WHOLE_JOB:
-      return g_strdup (_("whole job"));
-    case SMPROF_JOB_PAGE_PRESET_FORWARD_PASSES:
-      return g_strdup (_("forward passes (step start to forward pass end, training loop)"));
-    case SMPROF_JOB_PAGE_PRESET_REST_OF_STEP:
-      return g_strdup (_("rest of step (training loop without the forward passes)"));
-    case SMPROF_JOB_PAGE_PRESET_BETWEEN_MODES:
-      return _smprof_job_page_dup_mode_pair_description (self);
-    case SMPROF_JOB_PAGE_PRESET_INITIALIZATION:
-    case SMPROF_JOB_PAGE_PRESET_TRAINING_LOOP:
-    case SMPROF_JOB_PAGE_PRESET_FINALIZATION:
-    case SMPROF_JOB_PAGE_PRESET_STEPS:
-      return smprof_selection_describe (&self->selection);
-    case SMPROF_JOB_PAGE_PRESET_NONE:
-    default:
-      break;
-    }
-
-  if (self->explicit_records != NULL && !self->has_query)
-    {
-      g_autofree char *steps = describe_steps (records);
-
-      /* Translators: intervals clicked on the timeline, then "steps 3–5" */
-      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u chosen interval, %s", "%u chosen intervals, %s",
-                                           records->len),
-                              records->len, steps);
-    }
-
-  query = smprof_selection_describe (&self->selection);
-  if (self->selection.kind == SMPROF_SELECT_OVERLAP)
-    {
-      double origin = job_origin_us (self);
-      g_autofree char *from = smprof_ui_format_duration (MAX (0, self->selection.start_us - origin) / 1e6);
-      g_autofree char *to = smprof_ui_format_duration (MAX (0, self->selection.end_us - origin) / 1e6);
-
-      /* Translators: a time range, then when it starts and ends after the job's first interval */
-      return g_strdup_printf (_("%s (%s to %s after the job’s start)"), query, from, to);
-    }
-
-  return g_steal_pointer (&query);
-}
-
-/* The same, short and safe for a file name: "steps-3-5", "time-1.2s-3.4s". */
-static char *
-dup_slug (SmprofJobPage *self,
-          GPtrArray     *records)
-{
-  static const char * const preset_slugs[] = {
-    [SMPROF_JOB_PAGE_PRESET_WHOLE_JOB] = "whole-job",
-    [SMPROF_JOB_PAGE_PRESET_INITIALIZATION] = "initialization",
-    [SMPROF_JOB_PAGE_PRESET_TRAINING_LOOP] = "training-loop",
-    [SMPROF_JOB_PAGE_PRESET_FINALIZATION] = "finalization",
-    [SMPROF_JOB_PAGE_PRESET_FORWARD_PASSES] = "forward-passes",
-    [SMPROF_JOB_PAGE_PRESET_REST_OF_STEP] = "rest-of-step",
-  };
-  GString *slug = g_string_new (NULL);
-  const char * const *nodes = (const char * const *) self->node_ids;
-
-  if (self->preset == SMPROF_JOB_PAGE_PRESET_STEPS)
-    {
-      if (self->first_step == self->last_step)
-        g_string_append_printf (slug, "step-%" G_GINT64_FORMAT, self->first_step);
-      else
-        g_string_append_printf (slug, "steps-%" G_GINT64_FORMAT "-%" G_GINT64_FORMAT,
-                                self->first_step, self->last_step);
-    }
-  else if (self->preset == SMPROF_JOB_PAGE_PRESET_BETWEEN_MODES)
-    {
-      g_autofree char *modes = _smprof_job_page_dup_mode_pair_slug (self);
-
-      g_string_append (slug, modes);
-    }
-  else if (self->preset != SMPROF_JOB_PAGE_PRESET_NONE)
-    g_string_append (slug, preset_slugs[self->preset]);
-  else if (self->has_query && self->selection.kind == SMPROF_SELECT_OVERLAP)
-    {
-      double origin = job_origin_us (self);
-      char from[G_ASCII_DTOSTR_BUF_SIZE], to[G_ASCII_DTOSTR_BUF_SIZE];
-
-      g_ascii_formatd (from, sizeof from, "%.3f", MAX (0, self->selection.start_us - origin) / 1e6);
-      g_ascii_formatd (to, sizeof to, "%.3f", MAX (0, self->selection.end_us - origin) / 1e6);
-      g_string_append_printf (slug, "time-%ss-%ss", from, to);
-    }
-  else
-    g_string_append_printf (slug, "%u-intervals", records->len);
-
-  if (nodes != NULL && g_strv_length ((char **) nodes) == 1)
-    g_string_append_printf (slug, "-%s", nodes[0]);
-
-  for (char *c = slug->str; *c != '\0'; c++)
-    if (!g_ascii_isalnum (*c) && *c != '-' && *c != '.' && *c != '_')
-      *c = '-';
-
-  return g_string_free (slug, FALSE);
-}
-
-/* ------------------------------------------------------------------------ */
-/* Showing the answer                                                       */
-
-static void
-set_busy (SmprofJobPage *self,
-          gboolean       busy)
+void
+_smprof_job_page_set_busy (SmprofJobPage *self,
+                           gboolean       busy)
 {
   if (self->busy == busy)
     return;
@@ -460,214 +71,18 @@ set_busy (SmprofJobPage *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
 
-static char *
-describe_nodes (SmprofJobPage *self,
-                GPtrArray     *records)
-{
-  g_auto(GStrv) ids = dup_record_node_ids (records);
-  guint n = g_strv_length (ids);
-  g_autofree char *joined = NULL;
-
-  if (n == 1)
-    /* Translators: the one node aggregated */
-    return g_strdup_printf (_("node %s"), ids[0]);
-
-  /* Several nodes chosen by hand are named, however many. */
-  if (n > 3 && self->node_ids == NULL)
-    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u node", "%u nodes", n), n);
-
-  joined = g_strjoinv (", ", ids);
-  /* Translators: how many nodes, then their names */
-  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u node (%s)", "%u nodes (%s)", n), n, joined);
-}
-
-static void
-update_status (SmprofJobPage *self)
-{
-  g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *text = NULL;
-  guint n_selected;
-  guint n_read;
-
-  if (self->selected_records == NULL)
-    {
-      gtk_label_set_label (self->status_label, _("Computing…"));
-      return;
-    }
-
-  n_selected = self->selected_records->len;
-  if (n_selected == 0)
-    {
-      gtk_label_set_label (self->status_label, _("No interval matches this selection."));
-      gtk_widget_set_tooltip_text (GTK_WIDGET (self->status_label), NULL);
-      return;
-    }
-
-  n_read = self->profile != NULL ? smprof_profile_get_records (self->profile)->len : 0;
-
-  g_ptr_array_add (parts, g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u interval", "%u intervals", n_selected),
-                                           n_selected));
-  g_ptr_array_add (parts, describe_steps (self->selected_records));
-  g_ptr_array_add (parts, describe_nodes (self, self->selected_records));
-
-  if (self->profile != NULL && n_read > 0)
-    {
-      g_autofree char *total = smprof_ui_format_duration (smprof_profile_get_total_time (self->profile));
-
-      /* Translators: the total time of the aggregated selection, as in "3.21 s total" */
-      g_ptr_array_add (parts, g_strdup_printf (_("%s total"), total));
-    }
-
-  if (n_read < n_selected)
-    g_ptr_array_add (parts, g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u unreadable", "%u unreadable",
-                                                          n_selected - n_read),
-                                             n_selected - n_read));
-
-  if (self->profiler == SMPROF_PROFILER_CPROFILE)
-    g_ptr_array_add (parts, g_strdup (_("cProfile, call trees estimated")));
-  else
-    g_ptr_array_add (parts, g_strdup (_("Pyinstrument, sampled")));
-
-  g_ptr_array_add (parts, NULL);
-  text = g_strjoinv (" · ", (char **) parts->pdata);
-  gtk_label_set_label (self->status_label, text);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->status_label), self->profile_description);
-}
-
-/* The visible view shows the profile; the others catch up when shown, so a
- * drag costs one view's update on the main thread, not three. */
-static void
-sync_visible_view (SmprofJobPage *self)
-{
-  GtkWidget *visible = gtk_stack_get_visible_child (self->views_stack);
-
-  if (visible == GTK_WIDGET (self->functions_slot))
-    smprof_function_table_set_profile (self->function_table, self->profile);
-  else if (visible == GTK_WIDGET (self->call_tree_slot))
-    smprof_call_tree_view_set_profile (self->call_tree_view, self->profile);
-  else if (visible == GTK_WIDGET (self->flame_graph_slot))
-    smprof_flame_graph_view_set_profile (self->flame_graph_view, self->profile);
-}
-
 static void
 visible_view_changed_cb (SmprofJobPage *self,
                          GParamSpec    *pspec,
                          GtkStack      *stack)
 {
-  sync_visible_view (self);
+  _smprof_job_page_sync_visible_view (self);
 }
 
-static void
-aggregate_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  g_autoptr(SmprofJobPage) self = user_data;
-  Request *request = g_task_get_task_data (G_TASK (result));
-  g_autoptr(Answer) answer = NULL;
-  g_autoptr(GError) error = NULL;
-
-  answer = g_task_propagate_pointer (G_TASK (result), &error);
-
-  /* A newer update replaced this one: drop it. */
-  if (request->generation != self->generation)
-    return;
-
-  g_clear_object (&self->cancellable);
-  set_busy (self, FALSE);
-
-  if (answer == NULL)
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        {
-          g_autofree char *message = g_strdup_printf (_("Could not aggregate the selection: %s"), error->message);
-
-          _smprof_job_page_show_error (self, message);
-        }
-      return;
-    }
-
-  g_clear_pointer (&self->selected_records, g_ptr_array_unref);
-  self->selected_records = g_steal_pointer (&answer->selected);
-  g_set_object (&self->profile, answer->profile);
-  self->profile_from_index = answer->from_index;
-  g_free (self->profile_description);
-  self->profile_description = g_steal_pointer (&request->description);
-  g_free (self->profile_slug);
-  self->profile_slug = g_steal_pointer (&request->slug);
-
-  update_status (self);
-  _smprof_job_page_update_export_actions (self);
-  sync_visible_view (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROFILE]);
-
-  /* The job's stats for this selection are read now: index the rest. */
-  if (self->profiler == SMPROF_PROFILER_CPROFILE)
-    maybe_build_index (self);
-}
-
-static const char * const *
-current_node_ids (SmprofJobPage *self)
+const char * const *
+_smprof_job_page_current_node_ids (SmprofJobPage *self)
 {
   return (const char * const *) (self->node_ids != NULL ? self->node_ids : self->all_node_ids);
-}
-
-/* Whether the range index can sum this selection: a time range, on all the
- * index's nodes or some of them. */
-static gboolean
-can_use_index (SmprofJobPage *self)
-{
-  return self->range_index != NULL &&
-         self->profiler == SMPROF_PROFILER_CPROFILE &&
-         self->preset == SMPROF_JOB_PAGE_PRESET_NONE &&
-         self->has_query &&
-         self->selection.kind == SMPROF_SELECT_OVERLAP;
-}
-
-static gboolean
-start_update (gpointer data)
-{
-  SmprofJobPage *self = data;
-  g_autoptr(GTask) task = NULL;
-  g_autoptr(GPtrArray) records = NULL;
-  Request *request;
-
-  self->update_source = 0;
-
-  if (self->cancellable != NULL)
-    g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
-  self->cancellable = g_cancellable_new ();
-  self->generation++;
-
-  request = g_new0 (Request, 1);
-  request->job = g_object_ref (self->job);
-  request->profiler = self->profiler;
-  request->node_ids = g_strdupv ((char **) current_node_ids (self));
-  request->preset = self->preset;
-  request->selection = self->selection;
-  if (self->explicit_records != NULL)
-    request->explicit_records = g_ptr_array_ref (self->explicit_records);
-  if (can_use_index (self))
-    {
-      request->range_index = g_object_ref (self->range_index);
-      request->range_node_ids = g_strdupv (self->query_node_ids != NULL ? self->query_node_ids
-                                                                         : (char **) current_node_ids (self));
-    }
-  request->generation = self->generation;
-
-  /* Described now, with the selection it describes. */
-  records = select_for (self->job, self->profiler, current_node_ids (self), self->preset, &self->selection,
-                        self->explicit_records);
-  request->description = dup_description (self, records);
-  request->slug = dup_slug (self, records);
-
-  task = g_task_new (self, self->cancellable, aggregate_cb, g_object_ref (self));
-  g_task_set_source_tag (task, start_update);
-  g_task_set_task_data (task, request, request_free);
-  g_task_run_in_thread (task, aggregate_in_thread);
-
-  return G_SOURCE_REMOVE;
 }
 
 /* Many changes in one main-loop turn (a drag) make one update. */
@@ -677,8 +92,8 @@ queue_update (SmprofJobPage *self)
   g_signal_emit (self, signals[SELECTION_CHANGED], 0);
 
   if (self->update_source == 0)
-    self->update_source = g_idle_add_full (G_PRIORITY_HIGH_IDLE + 20, start_update, self, NULL);
-  set_busy (self, TRUE);
+    self->update_source = g_idle_add_full (G_PRIORITY_HIGH_IDLE + 20, _smprof_job_page_start_update, self, NULL);
+  _smprof_job_page_set_busy (self, TRUE);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -701,8 +116,9 @@ sync_timeline (SmprofJobPage *self)
   else if (self->preset == SMPROF_JOB_PAGE_PRESET_FORWARD_PASSES ||
            self->preset == SMPROF_JOB_PAGE_PRESET_REST_OF_STEP)
     {
-      g_autoptr(GPtrArray) records = select_for (self->job, self->profiler, current_node_ids (self),
-                                                 self->preset, &self->selection, NULL);
+      g_autoptr(GPtrArray) records = _smprof_job_page_select_for (self->job, self->profiler,
+                                                                  _smprof_job_page_current_node_ids (self),
+                                                                  self->preset, &self->selection, NULL);
 
       smprof_timeline_select_records (self->timeline, records);
     }
@@ -720,11 +136,6 @@ clear_query (SmprofJobPage *self)
   g_clear_pointer (&self->query_node_ids, g_strfreev);
   g_clear_pointer (&self->explicit_records, g_ptr_array_unref);
 }
-
-static void sync_preset_row      (SmprofJobPage       *self);
-static void selection_for_preset (SmprofJobPage       *self,
-                                  SmprofJobPagePreset  preset,
-                                  SmprofSelection     *selection);
 
 /* A drag, a click, Shift+click, the keyboard or Escape on the timeline: the
  * page aggregates exactly the intervals the timeline outlines. */
@@ -744,15 +155,15 @@ timeline_selection_changed_cb (SmprofJobPage  *self,
     {
       /* Nothing selected: everything counts. */
       self->preset = SMPROF_JOB_PAGE_PRESET_WHOLE_JOB;
-      selection_for_preset (self, self->preset, &self->selection);
+      _smprof_job_page_selection_for_preset (self, self->preset, &self->selection);
     }
   else if (smprof_timeline_selection_get_kind (selection) == SMPROF_TIMELINE_SELECTION_QUERY &&
            smprof_timeline_selection_get_query (selection)->kind == SMPROF_SELECT_ALL &&
-           g_strv_equal (smprof_timeline_selection_get_node_ids (selection), current_node_ids (self)))
+           g_strv_equal (smprof_timeline_selection_get_node_ids (selection), _smprof_job_page_current_node_ids (self)))
     {
       /* Ctrl+A */
       self->preset = SMPROF_JOB_PAGE_PRESET_WHOLE_JOB;
-      selection_for_preset (self, self->preset, &self->selection);
+      _smprof_job_page_selection_for_preset (self, self->preset, &self->selection);
     }
   else
     {
@@ -765,12 +176,12 @@ timeline_selection_changed_cb (SmprofJobPage  *self,
 
           self->has_query = TRUE;
           self->selection = *smprof_timeline_selection_get_query (selection);
-          if (!g_strv_equal (ids, current_node_ids (self)))
+          if (!g_strv_equal (ids, _smprof_job_page_current_node_ids (self)))
             self->query_node_ids = g_strdupv ((char **) ids);
         }
     }
 
-  sync_preset_row (self);
+  _smprof_job_page_sync_preset_row (self);
   queue_update (self);
 }
 
@@ -869,40 +280,6 @@ node_selected_cb (SmprofJobPage *self,
 }
 
 static void
-update_step_range (SmprofJobPage *self)
-{
-  GPtrArray *records = smprof_job_get_records (self->job, self->profiler);
-  gint64 lowest = G_MAXINT64;
-  gint64 highest = G_MININT64;
-
-  for (guint i = 0; i < records->len; i++)
-    {
-      const SmprofRecord *record = g_ptr_array_index (records, i);
-
-      if (record->name.start_mode == SMPROF_MODE_TRAIN && record->name.start_step != SMPROF_STEP_ANY_START)
-        {
-          lowest = MIN (lowest, record->name.start_step);
-          highest = MAX (highest, record->name.start_step);
-        }
-    }
-
-  self->syncing = TRUE;
-  if (lowest > highest)
-    {
-      gtk_widget_set_sensitive (GTK_WIDGET (self->steps_row), FALSE);
-      lowest = highest = 0;
-    }
-  else
-    gtk_widget_set_sensitive (GTK_WIDGET (self->steps_row), TRUE);
-
-  gtk_adjustment_configure (self->first_step_adjustment, lowest, lowest, highest, 1, 10, 0);
-  gtk_adjustment_configure (self->last_step_adjustment, highest, lowest, highest, 1, 10, 0);
-  self->first_step = lowest;
-  self->last_step = highest;
-  self->syncing = FALSE;
-}
-
-static void
 set_profiler_internal (SmprofJobPage  *self,
                        SmprofProfiler  profiler)
 {
@@ -933,7 +310,7 @@ set_profiler_internal (SmprofJobPage  *self,
 
   update_header (self);
   update_node_model (self);
-  update_step_range (self);
+  _smprof_job_page_update_step_range (self);
   _smprof_job_page_update_modes (self);
 }
 
@@ -947,125 +324,6 @@ profiler_toggled_cb (SmprofJobPage   *self,
   smprof_job_page_set_profiler (self,
                                 button == self->cprofile_button
                                 ? SMPROF_PROFILER_CPROFILE : SMPROF_PROFILER_PYINSTRUMENT);
-}
-
-/* ------------------------------------------------------------------------ */
-/* Presets                                                                  */
-
-static GtkListBoxRow *
-row_for_preset (SmprofJobPage       *self,
-                SmprofJobPagePreset  preset)
-{
-  switch (preset)
-    {
-    case SMPROF_JOB_PAGE_PRESET_WHOLE_JOB:
-      return self->whole_job_row;
-    case SMPROF_JOB_PAGE_PRESET_INITIALIZATION:
-      return self->initialization_row;
-    case SMPROF_JOB_PAGE_PRESET_TRAINING_LOOP:
-      return self->training_loop_row;
-    case SMPROF_JOB_PAGE_PRESET_FINALIZATION:
-      return self->finalization_row;
-    case SMPROF_JOB_PAGE_PRESET_FORWARD_PASSES:
-      return self->forward_passes_row;
-    case SMPROF_JOB_PAGE_PRESET_REST_OF_STEP:
-      return self->rest_of_step_row;
-    case SMPROF_JOB_PAGE_PRESET_STEPS:
-      return self->steps_row;
-    case SMPROF_JOB_PAGE_PRESET_BETWEEN_MODES:
-      return self->mode_pair_row;
-    case SMPROF_JOB_PAGE_PRESET_NONE:
-    default:
-      return NULL;
-    }
-}
-
-static void
-selection_for_preset (SmprofJobPage       *self,
-                      SmprofJobPagePreset  preset,
-                      SmprofSelection     *selection)
-{
-  memset (selection, 0, sizeof *selection);
-
-  switch (preset)
-    {
-    case SMPROF_JOB_PAGE_PRESET_INITIALIZATION:
-      selection->kind = SMPROF_SELECT_INITIALIZATION;
-      break;
-    case SMPROF_JOB_PAGE_PRESET_TRAINING_LOOP:
-    case SMPROF_JOB_PAGE_PRESET_FORWARD_PASSES:
-    case SMPROF_JOB_PAGE_PRESET_REST_OF_STEP:
-      selection->kind = SMPROF_SELECT_TRAINING_LOOP;
-      break;
-    case SMPROF_JOB_PAGE_PRESET_FINALIZATION:
-      selection->kind = SMPROF_SELECT_FINALIZATION;
-      break;
-    case SMPROF_JOB_PAGE_PRESET_STEPS:
-      smprof_selection_init_step (selection, self->first_step);
-      selection->end_step = self->last_step;
-      break;
-    case SMPROF_JOB_PAGE_PRESET_BETWEEN_MODES:
-      _smprof_job_page_mode_pair_selection (self, selection);
-      break;
-    case SMPROF_JOB_PAGE_PRESET_WHOLE_JOB:
-    case SMPROF_JOB_PAGE_PRESET_NONE:
-    default:
-      selection->kind = SMPROF_SELECT_ALL;
-      break;
-    }
-}
-
-static void
-sync_preset_row (SmprofJobPage *self)
-{
-  GtkListBoxRow *row = row_for_preset (self, self->preset);
-
-  self->syncing = TRUE;
-  if (row != NULL)
-    gtk_list_box_select_row (self->presets_list, row);
-  else
-    gtk_list_box_unselect_all (self->presets_list);
-  self->syncing = FALSE;
-}
-
-static void
-preset_row_selected_cb (SmprofJobPage *self,
-                        GtkListBoxRow *row,
-                        GtkListBox    *list)
-{
-  static const SmprofJobPagePreset presets[] = {
-    SMPROF_JOB_PAGE_PRESET_WHOLE_JOB,
-    SMPROF_JOB_PAGE_PRESET_INITIALIZATION,
-    SMPROF_JOB_PAGE_PRESET_TRAINING_LOOP,
-    SMPROF_JOB_PAGE_PRESET_FINALIZATION,
-    SMPROF_JOB_PAGE_PRESET_FORWARD_PASSES,
-    SMPROF_JOB_PAGE_PRESET_REST_OF_STEP,
-    SMPROF_JOB_PAGE_PRESET_STEPS,
-    SMPROF_JOB_PAGE_PRESET_BETWEEN_MODES,
-  };
-
-  if (self->syncing || row == NULL)
-    return;
-
-  for (guint i = 0; i < G_N_ELEMENTS (presets); i++)
-    if (row_for_preset (self, presets[i]) == row)
-      {
-        smprof_job_page_set_preset (self, presets[i]);
-        return;
-      }
-}
-
-static void
-step_range_changed_cb (SmprofJobPage  *self,
-                       GtkSpinButton  *spin)
-{
-  gint64 first = (gint64) gtk_adjustment_get_value (self->first_step_adjustment);
-  gint64 last = (gint64) gtk_adjustment_get_value (self->last_step_adjustment);
-
-  if (self->syncing)
-    return;
-
-  smprof_job_page_set_step_range (self, first, MAX (first, last));
 }
 
 static void
@@ -1088,7 +346,7 @@ preset_action (GtkWidget  *widget,
   int preset = g_variant_get_int32 (parameter);
 
   if (preset > SMPROF_JOB_PAGE_PRESET_NONE && preset <= SMPROF_JOB_PAGE_PRESET_BETWEEN_MODES &&
-      gtk_widget_get_sensitive (GTK_WIDGET (row_for_preset (self, preset))))
+      gtk_widget_get_sensitive (GTK_WIDGET (_smprof_job_page_row_for_preset (self, preset))))
     smprof_job_page_set_preset (self, preset);
 }
 
@@ -1156,7 +414,7 @@ smprof_job_page_constructed (GObject *object)
   smprof_timeline_set_job (self->timeline, self->job);
 
   smprof_job_page_set_preset (self, SMPROF_JOB_PAGE_PRESET_WHOLE_JOB);
-  update_status (self);
+  _smprof_job_page_update_status (self);
 }
 
 static void
@@ -1354,8 +612,7 @@ smprof_job_page_class_init (SmprofJobPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, function_table);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, call_tree_view);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, flame_graph_view);
-  gtk_widget_class_bind_template_callback (widget_class, preset_row_selected_cb);
-  gtk_widget_class_bind_template_callback (widget_class, step_range_changed_cb);
+  _smprof_job_page_class_presets_init (widget_class);
   gtk_widget_class_bind_template_callback (widget_class, profiler_toggled_cb);
   gtk_widget_class_bind_template_callback (widget_class, timeline_selection_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, timeline_notify_selection_cb);
@@ -1472,8 +729,8 @@ smprof_job_page_set_profiler (SmprofJobPage  *self,
   set_profiler_internal (self, profiler);
   if (self->preset == SMPROF_JOB_PAGE_PRESET_NONE)
     self->preset = SMPROF_JOB_PAGE_PRESET_WHOLE_JOB;
-  selection_for_preset (self, self->preset, &self->selection);
-  sync_preset_row (self);
+  _smprof_job_page_selection_for_preset (self, self->preset, &self->selection);
+  _smprof_job_page_sync_preset_row (self);
   sync_timeline (self);
   queue_update (self);
 }
@@ -1489,7 +746,7 @@ smprof_job_page_get_node_ids (SmprofJobPage *self)
 {
   g_return_val_if_fail (SMPROF_IS_JOB_PAGE (self), NULL);
 
-  return current_node_ids (self);
+  return _smprof_job_page_current_node_ids (self);
 }
 
 /* After the node choice changed: a timeline range applies to the new nodes;
@@ -1509,7 +766,7 @@ follow_node_choice (SmprofJobPage *self)
 
   if (self->explicit_records != NULL)
     {
-      const char * const *ids = current_node_ids (self);
+      const char * const *ids = _smprof_job_page_current_node_ids (self);
       GPtrArray *kept = g_ptr_array_new ();
 
       for (guint i = 0; i < self->explicit_records->len; i++)
@@ -1526,8 +783,8 @@ follow_node_choice (SmprofJobPage *self)
         {
           clear_query (self);
           self->preset = SMPROF_JOB_PAGE_PRESET_WHOLE_JOB;
-          selection_for_preset (self, self->preset, &self->selection);
-          sync_preset_row (self);
+          _smprof_job_page_selection_for_preset (self, self->preset, &self->selection);
+          _smprof_job_page_sync_preset_row (self);
         }
     }
 }
@@ -1601,8 +858,8 @@ smprof_job_page_set_preset (SmprofJobPage       *self,
 
   self->preset = preset;
   clear_query (self);
-  selection_for_preset (self, preset, &self->selection);
-  sync_preset_row (self);
+  _smprof_job_page_selection_for_preset (self, preset, &self->selection);
+  _smprof_job_page_sync_preset_row (self);
   sync_timeline (self);
   queue_update (self);
 }
@@ -1673,7 +930,7 @@ smprof_job_page_set_selection (SmprofJobPage         *self,
   clear_query (self);
   self->selection = *selection;
   self->has_query = TRUE;
-  sync_preset_row (self);
+  _smprof_job_page_sync_preset_row (self);
   sync_timeline (self);
   queue_update (self);
 }
@@ -1697,7 +954,7 @@ smprof_job_page_select_records (SmprofJobPage *self,
   self->preset = SMPROF_JOB_PAGE_PRESET_NONE;
   clear_query (self);
   self->explicit_records = g_ptr_array_copy (records, NULL, NULL);
-  sync_preset_row (self);
+  _smprof_job_page_sync_preset_row (self);
   sync_timeline (self);
   queue_update (self);
 }
@@ -1930,7 +1187,7 @@ _smprof_job_page_swap_job (SmprofJobPage *self,
       self->syncing = FALSE;
     }
 
-  update_step_range (self);
+  _smprof_job_page_update_step_range (self);
   _smprof_job_page_update_modes (self);
   self->syncing = TRUE;
   gtk_adjustment_set_value (self->first_step_adjustment, first_step);
@@ -1946,8 +1203,8 @@ _smprof_job_page_swap_job (SmprofJobPage *self,
   self->timeline_syncing = FALSE;
   sync_timeline (self);
 
-  records = select_for (job, profiler, current_node_ids (self), self->preset, &self->selection,
-                        self->explicit_records);
+  records = _smprof_job_page_select_for (job, profiler, _smprof_job_page_current_node_ids (self),
+                                         self->preset, &self->selection, self->explicit_records);
   if (same_paths (records, self->selected_records))
     {
       /* The same intervals: the profile stands; only the records move to the new job. */
