@@ -355,6 +355,56 @@ smprof_cli_print_steps (FILE                   *stream,
     }
 }
 
+/* The outlier steps (@stragglers false) or the straggler steps, as rows of
+ * the table or objects of the JSON array already begun. Returns how many. */
+static guint
+print_flagged_steps (FILE             *stream,
+                     SmprofJsonWriter *writer,
+                     SmprofStepStats  *stats,
+                     gboolean          stragglers)
+{
+  guint n_steps = smprof_step_stats_get_n_steps (stats);
+  guint n_flagged = 0;
+
+  for (guint i = 0; i < n_steps; i++)
+    {
+      const SmprofStep *step = smprof_step_stats_get_step (stats, i);
+      double reference = stragglers ? step->others_median : step->median_time;
+      double score = stragglers ? step->straggler_score : step->score;
+
+      if (!(stragglers ? step->straggler : step->outlier))
+        continue;
+      n_flagged++;
+
+      if (writer == NULL)
+        {
+          fprintf (stream, "%-16s %-8s %8" G_GINT64_FORMAT " %12.6f %12.6f %8.2f", step->node_id,
+                   smprof_mode_to_string (step->mode), step->step, step->total_time, reference, score);
+          if (!stragglers)
+            fprintf (stream, "  %" G_GINT64_FORMAT, smprof_step_stats_get_step (stats, step->median_step)->step);
+          fputc ('\n', stream);
+          continue;
+        }
+
+      smprof_json_writer_begin_object (writer);
+      write_step_identity (writer, step);
+      smprof_json_writer_member (writer, "total_time");
+      smprof_json_writer_double (writer, step->total_time);
+      if (stragglers)
+        {
+          smprof_json_writer_member (writer, "others_median");
+          smprof_json_writer_double (writer, reference);
+        }
+      smprof_json_writer_member (writer, "score");
+      smprof_json_writer_double (writer, score);
+      if (!stragglers)
+        write_median_step (writer, stats, step);
+      smprof_json_writer_end_object (writer);
+    }
+
+  return n_flagged;
+}
+
 /**
  * smprof_cli_print_outliers:
  * @stream: where to write
@@ -370,7 +420,7 @@ smprof_cli_print_outliers (FILE                   *stream,
 {
   guint n_steps = smprof_step_stats_get_n_steps (stats);
   SmprofJsonWriter *writer = options->json ? smprof_json_writer_new (FALSE) : NULL;
-  guint n_outliers = 0, n_stragglers = 0;
+  guint n_outliers, n_stragglers;
 
   if (writer != NULL)
     {
@@ -385,29 +435,7 @@ smprof_cli_print_outliers (FILE                   *stream,
     fprintf (stream, "%s\n%-16s %-8s %8s %12s %12s %8s  %s\n", _("Outlier steps:"), _("NODE"), _("MODE"),
              _("STEP"), _("TIME (s)"), _("MEDIAN (s)"), _("SCORE"), _("MEDIAN STEP"));
 
-  for (guint i = 0; i < n_steps; i++)
-    {
-      const SmprofStep *step = smprof_step_stats_get_step (stats, i);
-
-      if (!step->outlier)
-        continue;
-      n_outliers++;
-      if (writer != NULL)
-        {
-          smprof_json_writer_begin_object (writer);
-          write_step_identity (writer, step);
-          smprof_json_writer_member (writer, "total_time");
-          smprof_json_writer_double (writer, step->total_time);
-          smprof_json_writer_member (writer, "score");
-          smprof_json_writer_double (writer, step->score);
-          write_median_step (writer, stats, step);
-          smprof_json_writer_end_object (writer);
-        }
-      else
-        fprintf (stream, "%-16s %-8s %8" G_GINT64_FORMAT " %12.6f %12.6f %8.2f  %" G_GINT64_FORMAT "\n",
-                 step->node_id, smprof_mode_to_string (step->mode), step->step, step->total_time,
-                 step->median_time, step->score, smprof_step_stats_get_step (stats, step->median_step)->step);
-    }
+  n_outliers = print_flagged_steps (stream, writer, stats, FALSE);
 
   if (writer != NULL)
     {
@@ -419,30 +447,7 @@ smprof_cli_print_outliers (FILE                   *stream,
     fprintf (stream, "\n%s\n%-16s %-8s %8s %12s %12s %8s\n", _("Straggler nodes:"), _("NODE"), _("MODE"),
              _("STEP"), _("TIME (s)"), _("OTHERS (s)"), _("SCORE"));
 
-  for (guint i = 0; i < n_steps; i++)
-    {
-      const SmprofStep *step = smprof_step_stats_get_step (stats, i);
-
-      if (!step->straggler)
-        continue;
-      n_stragglers++;
-      if (writer != NULL)
-        {
-          smprof_json_writer_begin_object (writer);
-          write_step_identity (writer, step);
-          smprof_json_writer_member (writer, "total_time");
-          smprof_json_writer_double (writer, step->total_time);
-          smprof_json_writer_member (writer, "others_median");
-          smprof_json_writer_double (writer, step->others_median);
-          smprof_json_writer_member (writer, "score");
-          smprof_json_writer_double (writer, step->straggler_score);
-          smprof_json_writer_end_object (writer);
-        }
-      else
-        fprintf (stream, "%-16s %-8s %8" G_GINT64_FORMAT " %12.6f %12.6f %8.2f\n", step->node_id,
-                 smprof_mode_to_string (step->mode), step->step, step->total_time, step->others_median,
-                 step->straggler_score);
-    }
+  n_stragglers = print_flagged_steps (stream, writer, stats, TRUE);
 
   if (writer != NULL)
     {

@@ -126,6 +126,35 @@ smprof_sagemaker_document_get_job (SmprofSagemakerDocument *self)
 }
 
 /**
+ * smprof_sagemaker_document_set_job:
+ * @self: a document
+ * @job: the job listed again (a live refresh)
+ *
+ * The document describes @job from now on: its summary, and its problems
+ * instead of the earlier job's (a folder that had no stats file yet may have
+ * one now; one that did not change is found again).
+ */
+void
+smprof_sagemaker_document_set_job (SmprofSagemakerDocument *self,
+                                   SmprofJob               *job)
+{
+  g_autofree char *summary = NULL;
+
+  g_return_if_fail (SMPROF_IS_SAGEMAKER_DOCUMENT (self));
+  g_return_if_fail (SMPROF_IS_JOB (job));
+
+  if (!g_set_object (&self->job, job))
+    return;
+
+  summary = dup_summary (job);
+  smv_document_set_subtitle (SMV_DOCUMENT (self), summary);
+
+  smv_document_clear_problems (SMV_DOCUMENT (self));
+  self->n_synced = 0;
+  smprof_sagemaker_document_sync_problems (self);
+}
+
+/**
  * smprof_sagemaker_document_sync_problems:
  * @self: a document
  *

@@ -19,6 +19,8 @@ G_DECLARE_FINAL_TYPE (SmprofSagemakerDocument, smprof_sagemaker_document, SMPROF
 SmprofSagemakerDocument *smprof_sagemaker_document_new           (GFile                   *location,
                                                                   SmprofJob               *job);
 SmprofJob               *smprof_sagemaker_document_get_job       (SmprofSagemakerDocument *self);
+void                     smprof_sagemaker_document_set_job       (SmprofSagemakerDocument *self,
+                                                                  SmprofJob               *job);
 void                     smprof_sagemaker_document_sync_problems (SmprofSagemakerDocument *self);
 
 G_END_DECLS

@@ -368,6 +368,14 @@ smprof_sagemaker_source_open_finish (SmvDataSource  *source,
   return SMV_DOCUMENT (smprof_sagemaker_document_new (open->location, job));
 }
 
+static void
+page_job_changed_cb (SmprofJobPage           *page,
+                     GParamSpec              *pspec,
+                     SmprofSagemakerDocument *document)
+{
+  smprof_sagemaker_document_set_job (document, smprof_job_page_get_job (page));
+}
+
 static GtkWidget *
 smprof_sagemaker_source_create_page (SmvDataSource *source,
                                      SmvDocument   *document)
@@ -379,6 +387,8 @@ smprof_sagemaker_source_create_page (SmvDataSource *source,
   g_signal_connect_object (page, "notify::profile",
                            G_CALLBACK (smprof_sagemaker_document_sync_problems),
                            document, G_CONNECT_SWAPPED);
+  /* A live refresh gives the page a job listed anew. */
+  g_signal_connect_object (page, "notify::job", G_CALLBACK (page_job_changed_cb), document, 0);
 
   return page;
 }

@@ -6,6 +6,9 @@
 
 #include "config.h"
 
+#include <math.h>
+#include <string.h>
+
 #include "smprof-float.h"
 #include "smprof-interval-name.h"
 
@@ -184,6 +187,134 @@ test_float_repr (void)
     }
 }
 
+/* Timestamps are read without strtod() where they look the way writers
+ * print them: the result must still be strtod()'s, bit for bit, up to the
+ * 19 digits and 3 decimals that path takes, and where rounding is closest
+ * to a tie (integers beyond 2^53 with a fraction of .5, .25, .125). */
+static void
+test_timestamps_exact (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (6);
+  guint n_checked = 0;
+
+  for (guint i = 0; i < 60000; i++)
+    {
+      char stamp[40];
+      char text[128];
+      SmprofIntervalName name;
+      guint64 whole;
+
+      if (i % 3 == 0)
+        {
+          /* any digits, any number of decimals up to 4 */
+          guint n_digits = g_rand_int_range (rand, 1, 20);
+          guint n_decimals = g_rand_int_range (rand, 0, MIN (n_digits, 5));
+          guint len = 0;
+
+          for (guint d = 0; d < n_digits; d++)
+            {
+              if (n_decimals > 0 && d == n_digits - n_decimals)
+                stamp[len++] = '.';
+              stamp[len++] = '0' + g_rand_int_range (rand, 0, 10);
+            }
+          stamp[len] = '\0';
+        }
+      else
+        {
+          static const char * const fractions[] = { "5", "25", "125", "75", "375", "1", "9" };
+
+          whole = ((guint64) g_rand_int (rand) << 32 | g_rand_int (rand)) >> g_rand_int_range (rand, 0, 12);
+          g_snprintf (stamp, sizeof stamp, "%" G_GUINT64_FORMAT ".%s", whole % G_GUINT64_CONSTANT (10000000000000000),
+                      fractions[g_rand_int_range (rand, 0, G_N_ELEMENTS (fractions))]);
+        }
+
+      g_snprintf (text, sizeof text, "global-1-stepstart-%s_global-2-stepend-%s", stamp, stamp);
+      g_assert_true (smprof_interval_name_parse (text, &name, NULL));
+
+      {
+        double expected = g_ascii_strtod (stamp, NULL);
+
+        if (memcmp (&name.start_time_us, &expected, sizeof expected) != 0)
+          g_error ("%s read as %.17g, strtod() gives %.17g", stamp, name.start_time_us, expected);
+        g_assert_true (memcmp (&name.end_time_us, &expected, sizeof expected) == 0);
+      }
+      n_checked++;
+    }
+
+  g_assert_cmpuint (n_checked, ==, 60000);
+}
+
+/* The significant digits of a number as text, without trailing zeros. */
+static char *
+significant_digits (const char *text)
+{
+  GString *digits = g_string_new (NULL);
+
+  for (const char *p = text; *p != '\0' && *p != 'e'; p++)
+    if (g_ascii_isdigit (*p) && (digits->len > 0 || *p != '0'))
+      g_string_append_c (digits, *p);
+  while (digits->len > 1 && digits->str[digits->len - 1] == '0')
+    g_string_truncate (digits, digits->len - 1);
+
+  return g_string_free (digits, FALSE);
+}
+
+/* repr() on random doubles and on values close to a tie at their 16th or
+ * 17th digit, against the plain search: at each precision from 1 up, the
+ * rounding printf() makes, until one reads back. */
+static void
+test_float_repr_shortest (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (17);
+
+  for (guint i = 0; i < 30000; i++)
+    {
+      char buffer[SMPROF_FLOAT_BUF_SIZE];
+      char scientific[40];
+      char tie[64];
+      double value;
+      guint64 bits;
+      int precision;
+      g_autofree char *got = NULL;
+      g_autofree char *expected = NULL;
+
+      switch (i % 3)
+        {
+        case 0:
+          bits = (guint64) g_rand_int (rand) << 32 | g_rand_int (rand);
+          memcpy (&value, &bits, sizeof value);
+          break;
+        case 1:
+          value = g_rand_double (rand) * pow (10, g_rand_int_range (rand, -8, 12));
+          break;
+        default:
+          g_snprintf (tie, sizeof tie, "%d.%014u5e%d", g_rand_int_range (rand, 1, 10),
+                      (guint) g_rand_int_range (rand, 0, G_MAXINT), g_rand_int_range (rand, -10, 16));
+          value = nextafter (g_ascii_strtod (tie, NULL), i % 2 ? 0.0 : INFINITY);
+          break;
+        }
+      if (!isfinite (value) || value == 0.0)
+        continue;
+
+      for (precision = 1; precision <= 17; precision++)
+        {
+          char format[8];
+
+          g_snprintf (format, sizeof format, "%%.%de", precision - 1);
+          g_ascii_formatd (scientific, sizeof scientific, format, value);
+          if (g_ascii_strtod (scientific, NULL) == value)
+            break;
+        }
+
+      smprof_float_format_repr (buffer, value);
+      g_assert_true (g_ascii_strtod (buffer, NULL) == value);
+      got = significant_digits (buffer);
+      expected = significant_digits (scientific);
+      if (g_strcmp0 (got, expected) != 0)
+        g_error ("%.17g: repr %s, the search gives %s", value, buffer, scientific);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -194,7 +325,9 @@ main (int   argc,
   g_test_add_func ("/interval-name/reject-malformed", test_reject_malformed);
   g_test_add_func ("/interval-name/uncommon-spellings", test_uncommon_spellings);
   g_test_add_func ("/interval-name/round-trip", test_round_trip);
+  g_test_add_func ("/interval-name/timestamps-exact", test_timestamps_exact);
   g_test_add_func ("/float/repr", test_float_repr);
+  g_test_add_func ("/float/repr-shortest", test_float_repr_shortest);
 
   return g_test_run ();
 }

@@ -13,6 +13,8 @@
 
 #include "smprof-job-page-private.h"
 #include "smprof-local-source.h"
+#include "smprof-sagemaker-document.h"
+#include "smprof-sagemaker-source.h"
 #include "smprof-timeline-layout.h"
 #include "smprof-ui-settings.h"
 #include "page-test-util.h"
@@ -199,6 +201,24 @@ timeline_items (SmprofJobPage *page)
   return smprof_timeline_layout_get_n_items (layout);
 }
 
+/* Whether one of @document's problems names a path containing @part. */
+static gboolean
+has_problem (SmvDocument *document,
+             const char  *part)
+{
+  GListModel *problems = smv_document_get_problems (document);
+
+  for (guint i = 0; i < g_list_model_get_n_items (problems); i++)
+    {
+      g_autoptr(SmvProblem) problem = g_list_model_get_item (problems, i);
+
+      if (strstr (smv_problem_get_path (problem), part) != NULL)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
 static void
 test_refresh (void)
 {
@@ -218,10 +238,22 @@ test_refresh (void)
   SmprofTimeline *timeline;
   SmprofJob *refreshed_job;
   GtkWidget *window;
+  g_autofree char *stray_dir = NULL;
+  g_autofree char *subtitle_before = NULL;
+  g_autofree char *intervals_text = NULL;
+  g_autoptr(GPtrArray) refreshed_problems = NULL;
+  g_autoptr(GFile) location = NULL;
+  g_autoptr(SmprofSagemakerDocument) document = NULL;
+  g_autoptr(SmvDataSource) data_source = NULL;
   double start, end, start_after, end_after;
   guint items_before, items_after;
 
   fixture_set_up (&fixture);
+
+  /* A folder whose name is no interval's, as a sync may leave half-way: a
+   * problem of the job as first listed, gone by the refresh. */
+  stray_dir = g_build_filename (fixture.job_dir, CPROFILE_DIR, "0-algo-1", "not-an-interval", NULL);
+  g_assert_cmpint (g_mkdir (stray_dir, 0755), ==, 0);
 
   source = smprof_local_source_new (fixture.job_dir, &error);
   g_assert_no_error (error);
@@ -231,11 +263,17 @@ test_refresh (void)
   records = smprof_job_get_records (job, SMPROF_PROFILER_CPROFILE);
   g_assert_cmpuint (records->len, ==, fixture.n_total - fixture.n_held);
 
-  page = SMPROF_JOB_PAGE (smprof_job_page_new (job));
+  /* The page as the viewer makes it: from the data source, for a document. */
+  location = g_file_new_for_path (fixture.job_dir);
+  document = smprof_sagemaker_document_new (location, job);
+  data_source = g_object_new (SMPROF_TYPE_SAGEMAKER_SOURCE, NULL);
+  page = SMPROF_JOB_PAGE (smv_data_source_create_page (data_source, SMV_DOCUMENT (document)));
   window = ui_test_present (GTK_WIDGET (page), 1400, 900);
   timeline = smprof_job_page_get_timeline (page);
   g_assert_true (wait_until (idle, page, 0));
   g_assert_false (_smprof_job_page_get_live_refresh (page));
+  g_assert_true (has_problem (SMV_DOCUMENT (document), "not-an-interval"));
+  subtitle_before = g_strdup (smv_document_get_subtitle (SMV_DOCUMENT (document)));
 
   /* A selection of three intervals, and the timeline zoomed into the job. */
   picked = g_ptr_array_new ();
@@ -262,8 +300,9 @@ test_refresh (void)
   g_assert_true (wait_until (refreshed, page, 1));
   g_assert_true (smprof_job_page_get_job (page) == job);
 
-  /* The later intervals arrive; a refresh shows them. */
+  /* The later intervals arrive, the stray folder goes; a refresh shows them. */
   fixture_deliver (&fixture);
+  g_assert_cmpint (g_rmdir (stray_dir), ==, 0);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.refresh", NULL));
   g_assert_true (wait_until (refreshed, page, 2));
   g_assert_true (wait_until (idle, page, 0));
@@ -274,6 +313,16 @@ test_refresh (void)
   g_assert_cmpuint (smprof_job_get_records (refreshed_job, SMPROF_PROFILER_CPROFILE)->len, ==, fixture.n_total);
   items_after = timeline_items (page);
   g_test_message ("timeline: %u intervals before, %u after", items_before, items_after);
+
+  /* The viewer's document describes the new job: its summary, its problems. */
+  g_assert_true (smprof_sagemaker_document_get_job (document) == refreshed_job);
+  g_assert_cmpstr (smv_document_get_subtitle (SMV_DOCUMENT (document)), !=, subtitle_before);
+  intervals_text = g_strdup_printf ("%u intervals", fixture.n_total);
+  g_assert_nonnull (strstr (smv_document_get_subtitle (SMV_DOCUMENT (document)), intervals_text));
+  g_assert_false (has_problem (SMV_DOCUMENT (document), "not-an-interval"));
+  refreshed_problems = smprof_job_dup_problems (refreshed_job);
+  g_assert_cmpuint (g_list_model_get_n_items (smv_document_get_problems (SMV_DOCUMENT (document))), ==,
+                    refreshed_problems->len);
   g_assert_cmpuint (items_after, ==, fixture.n_total);
   g_assert_cmpuint (items_after, >, items_before);
 

@@ -14,6 +14,105 @@
 
 #include "smprof-float.h"
 
+/* @n_digits digits and an exponent, as "%.*e" writes them ("-d.ddde+XX"). */
+static void
+write_scientific (char       *out,
+                  gboolean    negative,
+                  const char *digits,
+                  int         n_digits,
+                  int         exponent)
+{
+  int magnitude = ABS (exponent);
+
+  if (negative)
+    *out++ = '-';
+  *out++ = digits[0];
+  if (n_digits > 1)
+    {
+      *out++ = '.';
+      memcpy (out, digits + 1, n_digits - 1);
+      out += n_digits - 1;
+    }
+  *out++ = 'e';
+  *out++ = exponent < 0 ? '-' : '+';
+  if (magnitude >= 100)
+    *out++ = '0' + magnitude / 100;
+  *out++ = '0' + magnitude / 10 % 10;
+  *out++ = '0' + magnitude % 10;
+  *out = '\0';
+}
+
+/* The search below for a normal double, with one conversion instead of up to
+ * three: the 15- and 16-digit roundings are made from the digits of the
+ * 17-digit one. Those lie within half a unit of their 17th digit of the
+ * value, so rounding them gives the value's rounding unless the digits
+ * dropped are exactly half a unit of the last one kept, when it may not
+ * (the value may lie on either side of the half): then %FALSE, and the
+ * caller converts at each precision. Otherwise @scientific is what the
+ * search would have left in it. */
+static gboolean
+shortest_from_17_digits (double  value,
+                         char   *scientific)
+{
+  char full[40];
+  char d17[17];
+  int n = 0;
+  int exponent;
+  const char *p;
+
+  snprintf (full, sizeof full, "%.16e", value);
+  p = full;
+  if (*p == '-')
+    p++;
+  /* any other character is a decimal point, whatever the locale spells it */
+  for (; *p != '\0' && *p != 'e' && *p != 'E'; p++)
+    if (g_ascii_isdigit (*p))
+      {
+        if (n == 17)
+          return FALSE;
+        d17[n++] = *p;
+      }
+  if (n != 17 || *p == '\0')
+    return FALSE;
+  exponent = atoi (p + 1);
+
+  for (int precision = 15; precision <= 16; precision++)
+    {
+      char digits[17];
+      int rounded_exponent = exponent;
+      int versus_half = d17[precision] - '5';
+
+      for (int i = precision + 1; i < 17 && versus_half == 0; i++)
+        if (d17[i] != '0')
+          versus_half = 1;
+      if (versus_half == 0)
+        return FALSE;
+
+      memcpy (digits, d17, precision);
+      if (versus_half > 0)
+        {
+          int i = precision - 1;
+
+          while (i >= 0 && digits[i] == '9')
+            digits[i--] = '0';
+          if (i >= 0)
+            digits[i]++;
+          else
+            {
+              digits[0] = '1';
+              rounded_exponent++;
+            }
+        }
+
+      write_scientific (scientific, value < 0, digits, precision, rounded_exponent);
+      if (g_ascii_strtod (scientific, NULL) == value)
+        return TRUE;
+    }
+
+  write_scientific (scientific, value < 0, d17, 17, exponent);
+  return TRUE;
+}
+
 /* Python's repr(float): the shortest digit string that reads back to the same
  * double, laid out in positional notation for exponents -4..15 and always with a
  * decimal point ("1795987296258296.0"), scientific otherwise ("1e+16"). smdebug
@@ -43,16 +142,17 @@ smprof_float_format_repr (char   *buffer,
    * 2.3e-16 of their value), so it is the 15-digit rounding of the double
    * with its zeros stripped: if that one does not read back, none shorter
    * does. Subnormals have fewer bits and get the full search. */
-  for (int precision = fabs (value) >= DBL_MIN ? 15 : 1; precision <= 17; precision++)
-    {
-      snprintf (scientific, sizeof scientific, "%.*e", precision - 1, value);
-      /* a locale may spell the decimal point as a comma */
-      for (char *c = scientific; *c != '\0'; c++)
-        if (*c == ',')
-          *c = '.';
-      if (g_ascii_strtod (scientific, NULL) == value)
-        break;
-    }
+  if (fabs (value) < DBL_MIN || !shortest_from_17_digits (value, scientific))
+    for (int precision = fabs (value) >= DBL_MIN ? 15 : 1; precision <= 17; precision++)
+      {
+        snprintf (scientific, sizeof scientific, "%.*e", precision - 1, value);
+        /* a locale may spell the decimal point as a comma */
+        for (char *c = scientific; *c != '\0'; c++)
+          if (*c == ',')
+            *c = '.';
+        if (g_ascii_strtod (scientific, NULL) == value)
+          break;
+      }
 
   /* scientific is now "-d.ddde+XX": read the digits, the sign and the exponent. */
   p = scientific;

@@ -17,4 +17,15 @@ guint32 _smprof_func_table_find (SmprofFuncTable *self,
                                  const char      *name,
                                  gsize            name_len);
 
+guint64 _smprof_func_table_hash_string (const char *bytes,
+                                        gsize       len);
+guint32 _smprof_func_table_find_hashed (SmprofFuncTable *self,
+                                        guint64          file_hash,
+                                        const char      *file,
+                                        gsize            file_len,
+                                        gint64           line,
+                                        guint64          name_hash,
+                                        const char      *name,
+                                        gsize            name_len);
+
 G_END_DECLS

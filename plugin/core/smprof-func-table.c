@@ -89,6 +89,26 @@ hash_bytes (guint64     h,
   return h;
 }
 
+/* Each string is hashed on its own and the two hashes combined with the line,
+ * so a reader that meets the same string object many times in one file (the
+ * marshal format refers back to it) hashes its bytes once. */
+static inline guint64
+hash_string (const char *bytes,
+             gsize       len)
+{
+  return hash_mix (hash_bytes (len, bytes, len));
+}
+
+static inline guint32
+hash_combine (guint64 file_hash,
+              gint64  line,
+              guint64 name_hash)
+{
+  guint64 h = hash_mix (file_hash ^ (guint64) line);
+
+  return (guint32) hash_mix (h ^ (name_hash * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)));
+}
+
 static inline guint32
 hash_key (const char *file,
           gsize       file_len,
@@ -96,12 +116,7 @@ hash_key (const char *file,
           const char *name,
           gsize       name_len)
 {
-  guint64 h = hash_bytes (file_len, file, file_len);
-
-  h = hash_mix (h ^ (guint64) line);
-  h = hash_bytes (h ^ name_len, name, name_len);
-
-  return (guint32) hash_mix (h);
+  return hash_combine (hash_string (file, file_len), line, hash_string (name, name_len));
 }
 
 static SlotTable *
@@ -237,6 +252,35 @@ _smprof_func_table_find (SmprofFuncTable *self,
                          gsize            name_len)
 {
   return find (self, hash_key (file, file_len, line, name, name_len),
+               file, file_len, line, name, name_len);
+}
+
+/* The hash of one string of a key, for _smprof_func_table_find_hashed(). */
+guint64
+_smprof_func_table_hash_string (const char *bytes,
+                                gsize       len)
+{
+  return hash_string (bytes, len);
+}
+
+/**
+ * _smprof_func_table_find_hashed:
+ * @file_hash: _smprof_func_table_hash_string() of @file
+ * @name_hash: _smprof_func_table_hash_string() of @name
+ *
+ * _smprof_func_table_find() with the strings hashed already.
+ */
+guint32
+_smprof_func_table_find_hashed (SmprofFuncTable *self,
+                                guint64          file_hash,
+                                const char      *file,
+                                gsize            file_len,
+                                gint64           line,
+                                guint64          name_hash,
+                                const char      *name,
+                                gsize            name_len)
+{
+  return find (self, hash_combine (file_hash, line, name_hash),
                file, file_len, line, name, name_len);
 }
 

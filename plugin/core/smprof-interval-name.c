@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include <float.h>
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
@@ -43,6 +44,52 @@ invalid:
   return FALSE;
 }
 
+/* The timestamps writers print, up to 19 digits with at most 3 of them after
+ * the point and no exponent, converted as strtod() does but without its
+ * arbitrary-precision path: N / 10^k in x87 extended precision, then rounded
+ * to a double. N and 10^k are exact there and the division is correctly
+ * rounded; with k <= 3, N / 10^k is either exactly a double midpoint (then
+ * exact in extended precision too) or more than half an extended-precision
+ * unit away from every midpoint, so the second rounding cannot go the other
+ * way: the result is strtod()'s, bit for bit. Where long double is no wider
+ * than a double this gives up, and so does anything else unusual. */
+static gboolean
+parse_timestamp_fast (const char *text,
+                      double     *time_us)
+{
+#if LDBL_MANT_DIG >= 64
+  static const long double powers[] = { 1.0L, 10.0L, 100.0L, 1000.0L };
+  const char *p = text;
+  guint64 n = 0;
+  guint n_digits = 0;
+  int n_fraction = -1;
+
+  for (;; p++)
+    {
+      if (g_ascii_isdigit (*p))
+        {
+          if (++n_digits > 19)
+            return FALSE;
+          n = n * 10 + (guint64) (*p - '0');
+          if (n_fraction >= 0)
+            n_fraction++;
+        }
+      else if (*p == '.' && n_fraction < 0)
+        n_fraction = 0;
+      else
+        break;
+    }
+
+  if (*p != '\0' || n_digits == 0 || n_fraction > 3)
+    return FALSE;
+
+  *time_us = (double) ((long double) n / powers[MAX (n_fraction, 0)]);
+  return TRUE;
+#else
+  return FALSE;
+#endif
+}
+
 /* Python's float() on repr() output: digits, an optional fraction and exponent. */
 static gboolean
 parse_timestamp (const char  *text,
@@ -52,6 +99,9 @@ parse_timestamp (const char  *text,
   const char *p = text;
   char *end = NULL;
   gboolean seen_digit = FALSE;
+
+  if (parse_timestamp_fast (text, time_us))
+    return TRUE;
 
   while (g_ascii_isdigit (*p))
     p++, seen_digit = TRUE;

@@ -353,18 +353,32 @@ read_sorted_fd (int fd)
 #if defined(__GLIBC__) && __GLIBC_PREREQ (2, 30)
   {
     /* Straight from the kernel: a DIR would cost an fstat(), an fcntl() and
-     * a 32 KiB buffer per folder, which tens of thousands of folders feel. */
-    union { struct dirent64 align; char bytes[4096]; } buffer;
+     * a 32 KiB buffer per folder, which tens of thousands of folders feel.
+     * A node folder holds thousands of entries, though, which fewer, larger
+     * reads list a quarter faster: after a first read that fills the small
+     * buffer, the rest is read into a large one. */
+    union { struct dirent64 align; char bytes[4096]; } small;
+    g_autofree char *large = NULL;
+    char *buffer = small.bytes;
+    gsize buffer_size = sizeof small.bytes;
     ssize_t length;
 
-    while ((length = getdents64 (fd, buffer.bytes, sizeof buffer.bytes)) > 0)
-      for (ssize_t offset = 0; offset < length;)
-        {
-          const struct dirent64 *dent = (const struct dirent64 *) (gpointer) (buffer.bytes + offset);
+    while ((length = getdents64 (fd, buffer, buffer_size)) > 0)
+      {
+        for (ssize_t offset = 0; offset < length;)
+          {
+            const struct dirent64 *dent = (const struct dirent64 *) (gpointer) (buffer + offset);
 
-          add_folder_name (names, dent->d_name, dent->d_type);
-          offset += dent->d_reclen;
-        }
+            add_folder_name (names, dent->d_name, dent->d_type);
+            offset += dent->d_reclen;
+          }
+
+        if (large == NULL && (gsize) length + 1024 > buffer_size)
+          {
+            buffer_size = 64 * 1024;
+            buffer = large = g_malloc (buffer_size);
+          }
+      }
 
     if (length < 0)
       return NULL;
@@ -440,11 +454,8 @@ list_interval_folder_at (SmprofListing *listing,
         {
           for (guint i = 0; i < G_N_ELEMENTS (stats_files); i++)
             if (found[i])
-              {
-                g_autofree char *file_relative = g_strconcat (relative, "/", stats_files[i], NULL);
-
-                smprof_listing_add (listing, file_relative, SMPROF_LISTING_FILE, st[i].st_size);
-              }
+              smprof_listing_take (listing, g_strconcat (relative, "/", stats_files[i], NULL),
+                                   SMPROF_LISTING_FILE, st[i].st_size);
           return TRUE;
         }
     }
@@ -489,35 +500,20 @@ list_interval_folder_at (SmprofListing *listing,
   return TRUE;
 }
 
-/* Lists the node folder @relative: its interval folders with the files in
- * them, or, with @names_only (SmprofListing.names_only), the interval folders
- * by name without looking into them, so that a job can choose the few node
- * folders it needs in full from a listing of all of them that costs one
- * getdents64() pass per node folder. Files and folders of other types are
- * listed the same either way. */
+/* The entries @from to @to of @names, in the node folder @relative open at
+ * @fd, listed into @listing as list_node_folder() describes. */
 static void
-list_node_folder (SmprofLocalSource *self,
-                  SmprofListing     *listing,
-                  const char        *relative,
-                  gboolean           names_only,
-                  GCancellable      *cancellable)
+list_node_entries (SmprofLocalSource *self,
+                   SmprofListing     *listing,
+                   int                fd,
+                   const char        *relative,
+                   GArray            *names,
+                   guint              from,
+                   guint              to,
+                   gboolean           names_only,
+                   GCancellable      *cancellable)
 {
-  g_autofree char *path = g_build_filename (self->root, relative, NULL);
-  g_autoptr(GArray) names = NULL;
-  int fd = open (path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
-  if (fd >= 0)
-    names = read_sorted_fd (fd);
-
-  if (names == NULL)
-    {
-      if (fd >= 0)
-        close (fd);
-      list_node_folder_by_path (self, listing, relative, cancellable);
-      return;
-    }
-
-  for (guint i = 0; i < names->len && !g_cancellable_is_cancelled (cancellable); i++)
+  for (guint i = from; i < to && !g_cancellable_is_cancelled (cancellable); i++)
     {
       const FolderName *child = &g_array_index (names, FolderName, i);
       g_autofree char *child_relative = g_strconcat (relative, "/", child->name, NULL);
@@ -527,7 +523,7 @@ list_node_folder (SmprofLocalSource *self,
         {
           if (names_only)
             {
-              smprof_listing_add (listing, child_relative, SMPROF_LISTING_FOLDER, 0);
+              smprof_listing_take (listing, g_steal_pointer (&child_relative), SMPROF_LISTING_FOLDER, 0);
               continue;
             }
           if (list_interval_folder_at (listing, fd, child->name, child_relative))
@@ -549,6 +545,93 @@ list_node_folder (SmprofLocalSource *self,
       else if (!list_interval_folder_at (listing, fd, child->name, child_relative))
         list_interval_folder (self, listing, child_relative);
     }
+}
+
+/* One of the parts a node folder listed in full is split into. */
+typedef struct
+{
+  SmprofLocalSource *self;
+  SmprofListing     *listing;
+  int                fd;
+  const char        *relative;
+  GArray            *names;
+  guint              from;
+  guint              to;
+  GCancellable      *cancellable;
+} NodePart;
+
+static gpointer
+list_node_part (gpointer data)
+{
+  NodePart *part = data;
+
+  list_node_entries (part->self, part->listing, part->fd, part->relative, part->names,
+                     part->from, part->to, FALSE, part->cancellable);
+  return NULL;
+}
+
+/* Below this many entries a node folder is not worth a thread. */
+#define MIN_SPLIT_ENTRIES 512
+
+/* Lists the node folder @relative: its interval folders with the files in
+ * them, or, with @names_only (SmprofListing.names_only), the interval folders
+ * by name without looking into them, so that a job can choose the few node
+ * folders it needs in full from a listing of all of them that costs one
+ * getdents64() pass per node folder. Files and folders of other types are
+ * listed the same either way. Listed in full, a large folder is split into
+ * @n_parts runs of entries listed on as many threads (when fewer node
+ * folders than cores are listed in full, as for smdebug's "any" node), and
+ * the runs are joined in order. */
+static void
+list_node_folder (SmprofLocalSource *self,
+                  SmprofListing     *listing,
+                  const char        *relative,
+                  gboolean           names_only,
+                  guint              n_parts,
+                  GCancellable      *cancellable)
+{
+  g_autofree char *path = g_build_filename (self->root, relative, NULL);
+  g_autoptr(GArray) names = NULL;
+  int fd = open (path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+  if (fd >= 0)
+    names = read_sorted_fd (fd);
+
+  if (names == NULL)
+    {
+      if (fd >= 0)
+        close (fd);
+      list_node_folder_by_path (self, listing, relative, cancellable);
+      return;
+    }
+
+  if (names_only || n_parts < 2 || names->len < MIN_SPLIT_ENTRIES)
+    list_node_entries (self, listing, fd, relative, names, 0, names->len, names_only, cancellable);
+  else
+    {
+      g_autofree NodePart *parts = g_new0 (NodePart, n_parts);
+      g_autofree GThread **threads = g_new0 (GThread *, n_parts);
+
+      for (guint p = 0; p < n_parts; p++)
+        {
+          parts[p] = (NodePart) { self, p == 0 ? listing : smprof_listing_new (), fd, relative, names,
+                                  (guint) ((guint64) names->len * p / n_parts),
+                                  (guint) ((guint64) names->len * (p + 1) / n_parts), cancellable };
+          parts[p].listing->stats_only = listing->stats_only;
+          if (p > 0)
+            threads[p] = g_thread_new ("smprof-list", list_node_part, &parts[p]);
+        }
+
+      /* The first run goes straight into @listing, the others after it. */
+      list_node_part (&parts[0]);
+      for (guint p = 1; p < n_parts; p++)
+        {
+          g_thread_join (threads[p]);
+          g_ptr_array_extend_and_steal (listing->entries, g_steal_pointer (&parts[p].listing->entries));
+          g_ptr_array_extend_and_steal (listing->problems, g_steal_pointer (&parts[p].listing->problems));
+          g_free (parts[p].listing);
+        }
+    }
 
   close (fd);
 }
@@ -559,7 +642,9 @@ typedef struct
   SmprofListing     *request;   /* the caller's listing: what to list how */
   GPtrArray         *nodes;     /* relative paths of node folders, or NULL for a file */
   SmprofListing    **listings;  /* one per node, filled by the workers */
+  SmprofListing    **to_cache;  /* copies of those listed by name, for request->names_cache */
   GCancellable      *cancellable;
+  guint              n_parts;   /* how many threads list a node folder in full */
   int                next;      /* atomic */
 } NodeBatch;
 
@@ -612,10 +697,18 @@ list_nodes_worker (gpointer data)
           if (cached != NULL)
             copy_listing (batch->listings[i], cached);
           else
-            list_node_folder (batch->self, batch->listings[i], relative, TRUE, batch->cancellable);
+            {
+              list_node_folder (batch->self, batch->listings[i], relative, TRUE, 1, batch->cancellable);
+              /* copied here, in parallel, rather than when joined */
+              if (batch->request->names_cache != NULL)
+                {
+                  batch->to_cache[i] = smprof_listing_new ();
+                  copy_listing (batch->to_cache[i], batch->listings[i]);
+                }
+            }
         }
       else
-        list_node_folder (batch->self, batch->listings[i], relative, FALSE, batch->cancellable);
+        list_node_folder (batch->self, batch->listings[i], relative, FALSE, batch->n_parts, batch->cancellable);
     }
 
   return NULL;
@@ -635,8 +728,8 @@ list_profiler_folder (SmprofLocalSource *self,
   g_autoptr(GPtrArray) nodes = NULL;
   g_autoptr(GPtrArray) threads = NULL;
   g_autoptr(GError) error = NULL;
-  NodeBatch batch = { self, listing, NULL, NULL, cancellable, 0 };
-  guint n_threads;
+  NodeBatch batch = { self, listing, NULL, NULL, NULL, cancellable, 1, 0 };
+  guint n_threads, n_full = 0;
 
   names = read_sorted_folder (path, &error);
   if (names == NULL)
@@ -661,8 +754,21 @@ list_profiler_folder (SmprofLocalSource *self,
         }
     }
 
+  /* With fewer node folders to list in full than cores, the cores left over
+   * share them. */
+  for (guint i = 0; i < nodes->len; i++)
+    {
+      const char *node_relative = g_ptr_array_index (nodes, i);
+
+      if (node_relative != NULL && !lists_names_only (listing, node_relative))
+        n_full++;
+    }
+  if (n_full > 0 && n_full < g_get_num_processors ())
+    batch.n_parts = g_get_num_processors () / n_full;
+
   batch.nodes = nodes;
   batch.listings = g_new0 (SmprofListing *, MAX (nodes->len, 1));
+  batch.to_cache = g_new0 (SmprofListing *, MAX (nodes->len, 1));
   for (guint i = 0; i < nodes->len; i++)
     {
       batch.listings[i] = smprof_listing_new ();
@@ -682,15 +788,10 @@ list_profiler_folder (SmprofLocalSource *self,
       SmprofListing *part = batch.listings[i];
       const char *node_relative = g_ptr_array_index (nodes, i);
 
-      if (listing->names_cache != NULL && node_relative != NULL && lists_names_only (listing, node_relative) &&
-          !g_hash_table_contains (listing->names_cache, node_relative) &&
+      if (batch.to_cache[i] != NULL && !g_hash_table_contains (listing->names_cache, node_relative) &&
           !g_cancellable_is_cancelled (cancellable))
-        {
-          SmprofListing *copy = smprof_listing_new ();
-
-          copy_listing (copy, part);
-          g_hash_table_insert (listing->names_cache, g_strdup (node_relative), copy);
-        }
+        g_hash_table_insert (listing->names_cache, g_strdup (node_relative), g_steal_pointer (&batch.to_cache[i]));
+      g_clear_pointer (&batch.to_cache[i], smprof_listing_free);
 
       if (g_ptr_array_index (nodes, i) == NULL)
         {
@@ -705,6 +806,7 @@ list_profiler_folder (SmprofLocalSource *self,
     }
 
   g_free (batch.listings);
+  g_free (batch.to_cache);
 }
 
 static void
@@ -836,6 +938,107 @@ smprof_local_source_list (SmprofSource   *source,
   return !g_cancellable_set_error_if_cancelled (cancellable, error);
 }
 
+/* Loading a job reads tens of thousands of small files on a few threads, each
+ * parsed and let go at once. A fresh buffer per file would come from memory
+ * the parsed arrays have just taken, so every read would fault its pages in;
+ * one buffer per thread, handed back when the bytes are freed, is read into
+ * warm. */
+typedef struct
+{
+  char  *data;
+  gsize  size;
+} ReadBuffer;
+
+/* Larger buffers are not kept after their file. */
+#define MAX_KEPT_BUFFER (4u << 20)
+
+static void
+read_buffer_free (gpointer data)
+{
+  ReadBuffer *buffer = data;
+
+  if (buffer == NULL)
+    return;
+
+  g_free (buffer->data);
+  g_free (buffer);
+}
+
+static GPrivate read_buffer_key = G_PRIVATE_INIT (read_buffer_free);
+
+/* The free function of the bytes: the buffer goes back to the thread that
+ * frees them, if that thread holds none, and is freed otherwise. */
+static void
+read_buffer_give_back (gpointer data)
+{
+  ReadBuffer *buffer = data;
+
+  if (buffer->size <= MAX_KEPT_BUFFER && g_private_get (&read_buffer_key) == NULL)
+    g_private_set (&read_buffer_key, buffer);
+  else
+    read_buffer_free (buffer);
+}
+
+/* The contents of the regular file @path, read with one open() and one
+ * fstat(); %NULL, with nothing reported, for anything else (a missing file,
+ * a FIFO, a read error...), which the caller then reads the long way so that
+ * the error is the one it always gave. */
+static GBytes *
+load_regular_file (const char *path)
+{
+  ReadBuffer *buffer;
+  struct stat st;
+  gsize length = 0;
+  int fd;
+
+  /* O_NONBLOCK: opening a FIFO must not wait for a writer. */
+  fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  if (fd < 0)
+    return NULL;
+
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) || st.st_size < 0 || st.st_size >= G_MAXINT32)
+    {
+      close (fd);
+      return NULL;
+    }
+
+  buffer = g_private_get (&read_buffer_key);
+  if (buffer != NULL)
+    g_private_set (&read_buffer_key, NULL);
+  else
+    buffer = g_new0 (ReadBuffer, 1);
+
+  /* As g_file_get_contents(): at most the size fstat() gave, NUL-terminated. */
+  if (buffer->size < (gsize) st.st_size + 1)
+    {
+      g_free (buffer->data);
+      buffer->size = MAX ((gsize) st.st_size + 1, 64 * 1024);
+      buffer->data = g_malloc (buffer->size);
+    }
+
+  while (length < (gsize) st.st_size)
+    {
+      ssize_t n = read (fd, buffer->data + length, (gsize) st.st_size - length);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          close (fd);
+          read_buffer_give_back (buffer);
+          return NULL;
+        }
+      if (n == 0)
+        break;
+      length += n;
+    }
+
+  close (fd);
+  buffer->data[length] = '\0';
+
+  return g_bytes_new_with_free_func (buffer->data, length, read_buffer_give_back, buffer);
+}
+
 static GBytes *
 smprof_local_source_load (SmprofSource  *source,
                           const char    *relative,
@@ -847,9 +1050,14 @@ smprof_local_source_load (SmprofSource  *source,
   char *contents = NULL;
   gsize length = 0;
   GStatBuf st;
+  GBytes *bytes;
 
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
+
+  bytes = load_regular_file (path);
+  if (bytes != NULL)
+    return bytes;
 
   /* A FIFO named python_stats would block the read forever, a link to
    * /dev/zero would fill the memory, and so would a huge sparse file (the

@@ -12,6 +12,7 @@
 #include "smprof-func-table-private.h"
 #include "smprof-marshal-private.h"
 #include "smprof-pstats-private.h"
+#include "smprof-stats-slab.h"
 #include "smprof-types.h"
 
 #define NOT_FOUND G_MAXUINT32
@@ -511,6 +512,8 @@ typedef struct
 {
   FastRefType type;
   guint32     length;   /* STRING */
+  gboolean    hashed;   /* STRING: hash holds the table's hash of it */
+  guint64     hash;
   union
   {
     gint64      i;
@@ -627,6 +630,7 @@ fast_new_ref (Fast        *fast,
     }
 
   scratch->refs[fast->n_refs].type = type;
+  scratch->refs[fast->n_refs].hashed = FALSE;
   return &scratch->refs[fast->n_refs++];
 }
 
@@ -844,12 +848,68 @@ fast_close (Fast        *fast,
     fast->scratch->refs[slot].type = type;
 }
 
+/* A string of a key, and its reference slot if it has one (G_MAXUINT32 if
+ * not). A file name or a function name usually appears many times in a
+ * file, written once and then referred back to. */
+static inline gboolean
+fast_key_string (Fast        *fast,
+                 const char **out_string,
+                 guint32     *out_length,
+                 guint32     *out_slot)
+{
+  guint first_ref = fast->n_refs;
+
+  FAST_NEED (fast, 1);
+  if ((fast->data[fast->pos] & ~FLAG_REF) == 'r')
+    {
+      const FastRef *ref;
+
+      fast->pos++;
+      ref = fast_back_ref (fast, FAST_REF_STRING);
+      if (ref == NULL)
+        return FALSE;
+      *out_string = ref->v.s;
+      *out_length = ref->length;
+      *out_slot = ref - fast->scratch->refs;
+      return TRUE;
+    }
+
+  if (!fast_string (fast, out_string, out_length))
+    return FALSE;
+
+  *out_slot = fast->n_refs != first_ref ? first_ref : G_MAXUINT32;
+  return TRUE;
+}
+
+/* The table's hash of a key string, kept with its reference slot. */
+static inline guint64
+fast_key_hash (Fast       *fast,
+               const char *string,
+               guint32     length,
+               guint32     slot)
+{
+  FastRef *ref;
+
+  if (slot == G_MAXUINT32)
+    return _smprof_func_table_hash_string (string, length);
+
+  ref = &fast->scratch->refs[slot];
+  if (!ref->hashed)
+    {
+      ref->hash = _smprof_func_table_hash_string (string, length);
+      ref->hashed = TRUE;
+    }
+
+  return ref->hash;
+}
+
 static gboolean
 fast_key (Fast    *fast,
           guint32 *out_id)
 {
   const char *file, *name;
   guint32 file_len, name_len;
+  guint32 file_slot, name_slot;
   gint64 line;
   guint slot;
 
@@ -867,13 +927,17 @@ fast_key (Fast    *fast,
     }
 
   if (!fast_tuple (fast, 3, &slot) ||
-      !fast_string (fast, &file, &file_len) ||
+      !fast_key_string (fast, &file, &file_len, &file_slot) ||
       !fast_int (fast, &line) ||
-      !fast_string (fast, &name, &name_len))
+      !fast_key_string (fast, &name, &name_len, &name_slot))
     return FALSE;
 
   /* Only keys the table knows: interning is left to the general path. */
-  *out_id = _smprof_func_table_find (fast->table, file, file_len, line, name, name_len);
+  *out_id = _smprof_func_table_find_hashed (fast->table,
+                                            fast_key_hash (fast, file, file_len, file_slot),
+                                            file, file_len, line,
+                                            fast_key_hash (fast, name, name_len, name_slot),
+                                            name, name_len);
   if (*out_id == SMPROF_FUNC_NONE || *out_id >= fast->scratch->n_func_slots)
     return FALSE;
 
@@ -1009,6 +1073,31 @@ fast_callers (Fast           *fast,
   return TRUE;
 }
 
+/* Room for the arrays that stay loaded, both in one piece of slab memory
+ * when there is some; %NULL for an empty one, as g_memdup2() gives. */
+static void
+pstats_take_arrays (SmprofPstats *self,
+                    guint         n_funcs,
+                    guint         n_callers)
+{
+  gsize funcs_size = (gsize) n_funcs * sizeof (SmprofFuncStat);
+  gsize size = funcs_size + (gsize) n_callers * sizeof (SmprofCallerStat);
+  SmprofStatsSlab *slab = NULL;
+  char *memory = size > 0 ? _smprof_stats_slab_alloc (size, &slab) : NULL;
+
+  if (memory != NULL)
+    {
+      self->slab = slab;
+      self->funcs = n_funcs > 0 ? (SmprofFuncStat *) (gpointer) memory : NULL;
+      self->callers = n_callers > 0 ? (SmprofCallerStat *) (gpointer) (memory + funcs_size) : NULL;
+    }
+  else
+    {
+      self->funcs = n_funcs > 0 ? g_new (SmprofFuncStat, n_funcs) : NULL;
+      self->callers = n_callers > 0 ? g_new (SmprofCallerStat, n_callers) : NULL;
+    }
+}
+
 static gboolean
 fast_stats (Fast         *fast,
             SmprofPstats *self)
@@ -1083,33 +1172,38 @@ fast_stats (Fast         *fast,
   /* The stats that stay loaded, exactly sized, callers compacted in function
    * order as compact_callers() leaves them. */
   self->n_funcs = fast->n_funcs;
-  self->funcs = g_memdup2 (scratch->funcs, fast->n_funcs * sizeof (SmprofFuncStat));
   if (!repeated_keys)
     {
+      pstats_take_arrays (self, fast->n_funcs, fast->n_callers);
+      if (fast->n_funcs > 0)
+        memcpy (self->funcs, scratch->funcs, fast->n_funcs * sizeof (SmprofFuncStat));
+      if (fast->n_callers > 0)
+        memcpy (self->callers, scratch->callers, fast->n_callers * sizeof (SmprofCallerStat));
       self->n_callers = fast->n_callers;
-      self->callers = g_memdup2 (scratch->callers, fast->n_callers * sizeof (SmprofCallerStat));
     }
   else
     {
       guint n = 0;
 
-      for (guint i = 0; i < self->n_funcs; i++)
-        n += self->funcs[i].n_callers;
+      for (guint i = 0; i < fast->n_funcs; i++)
+        n += scratch->funcs[i].n_callers;
 
-      self->callers = g_new (SmprofCallerStat, MAX (n, 1));
+      pstats_take_arrays (self, fast->n_funcs, n);
+      if (fast->n_funcs > 0)
+        memcpy (self->funcs, scratch->funcs, fast->n_funcs * sizeof (SmprofFuncStat));
       n = 0;
       for (guint i = 0; i < self->n_funcs; i++)
         {
           SmprofFuncStat *stat = &self->funcs[i];
 
-          memcpy (&self->callers[n], &scratch->callers[stat->first_caller],
-                  stat->n_callers * sizeof (SmprofCallerStat));
+          /* callers is NULL only when no function has a caller */
+          if (stat->n_callers > 0 && self->callers != NULL)
+            memcpy (&self->callers[n], &scratch->callers[stat->first_caller],
+                    stat->n_callers * sizeof (SmprofCallerStat));
           stat->first_caller = n;
           n += stat->n_callers;
         }
       self->n_callers = n;
-      if (n == 0)
-        g_clear_pointer (&self->callers, g_free);
     }
 
   return TRUE;
@@ -1287,7 +1381,12 @@ smprof_pstats_free (SmprofPstats *self)
   if (self == NULL)
     return;
 
-  g_clear_pointer (&self->funcs, g_free);
-  g_clear_pointer (&self->callers, g_free);
+  if (self->slab != NULL)
+    _smprof_stats_slab_release (self->slab);
+  else
+    {
+      g_free (self->funcs);
+      g_free (self->callers);
+    }
   g_free (self);
 }

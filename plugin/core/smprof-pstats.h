@@ -48,6 +48,9 @@ typedef struct
   gint64            total_calls;
   gint64            prim_calls;
   double            total_tt;
+  /* private: the slab funcs and callers were carved from, or NULL when they
+   * are g_malloc() memory (smprof-stats-slab.c) */
+  gpointer          slab;
 } SmprofPstats;
 
 SmprofPstats *smprof_pstats_parse (GBytes          *bytes,

@@ -83,6 +83,22 @@ smprof_listing_add (SmprofListing     *listing,
   g_ptr_array_add (listing->entries, entry);
 }
 
+/* smprof_listing_add(), taking @path: listings hold tens of thousands of
+ * paths, each made just before it is added. */
+void
+smprof_listing_take (SmprofListing     *listing,
+                     char              *path,
+                     SmprofListingKind  kind,
+                     guint64            size)
+{
+  SmprofListingEntry *entry = g_new0 (SmprofListingEntry, 1);
+
+  entry->path = path;
+  entry->kind = kind;
+  entry->size = size;
+  g_ptr_array_add (listing->entries, entry);
+}
+
 void
 smprof_listing_add_problem (SmprofListing *listing,
                             const char    *path,

@@ -84,6 +84,10 @@ void           smprof_listing_add         (SmprofListing     *listing,
                                            const char        *path,
                                            SmprofListingKind  kind,
                                            guint64            size);
+void           smprof_listing_take        (SmprofListing     *listing,
+                                           char              *path,
+                                           SmprofListingKind  kind,
+                                           guint64            size);
 void           smprof_listing_add_problem (SmprofListing     *listing,
                                            const char        *path,
                                            const char        *message);

@@ -34,6 +34,8 @@ struct _SmprofStepStats
   GPtrArray       *series;           /* GArray of SeriesEntry per function */
   double           unassigned_time;
   guint            n_unassigned;
+  /* Widgets share the stats with the page that computed them. */
+  gatomicrefcount  ref_count;
 };
 
 /**
@@ -273,7 +275,10 @@ collect_steps (SmprofStepStats *self,
       step.median_step = i;
       g_array_append_val (order, step);
     }
-  qsort (order->data, order->len, sizeof (SmprofStep), compare_steps);
+  /* No step (e.g. only the initialization's intervals): an empty array's
+   * data may be NULL, which qsort must not be given. */
+  if (order->len > 1)
+    qsort (order->data, order->len, sizeof (SmprofStep), compare_steps);
 
   for (guint i = 0; i < order->len; i++)
     {
@@ -623,6 +628,7 @@ smprof_step_stats_new (SmprofJob          *job,
 {
   SmprofStepStats *self = g_new0 (SmprofStepStats, 1);
 
+  g_atomic_ref_count_init (&self->ref_count);
   self->job = g_object_ref (job);
   self->profiler = profiler;
   self->node_ids = g_strdupv ((char **) node_ids);
@@ -670,10 +676,47 @@ smprof_step_stats_compute (SmprofJob              *job,
   return smprof_step_stats_new (job, profiler, node_ids, selected);
 }
 
+/**
+ * smprof_step_stats_ref:
+ * @self: per-step statistics
+ *
+ * The stats never change once computed, so several views can hold them.
+ *
+ * Returns: (transfer full): @self
+ */
+SmprofStepStats *
+smprof_step_stats_ref (SmprofStepStats *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  g_atomic_ref_count_inc (&self->ref_count);
+
+  return self;
+}
+
+/**
+ * smprof_step_stats_unref:
+ * @self: (nullable): per-step statistics
+ *
+ * Drops a reference; the last one frees the stats.
+ */
+void
+smprof_step_stats_unref (SmprofStepStats *self)
+{
+  smprof_step_stats_free (self);
+}
+
+/**
+ * smprof_step_stats_free:
+ * @self: (nullable): per-step statistics
+ *
+ * The same as smprof_step_stats_unref(): a caller that never took another
+ * reference frees the stats, as before they were shared.
+ */
 void
 smprof_step_stats_free (SmprofStepStats *self)
 {
-  if (self == NULL)
+  if (self == NULL || !g_atomic_ref_count_dec (&self->ref_count))
     return;
 
   g_clear_pointer (&self->series, g_ptr_array_unref);

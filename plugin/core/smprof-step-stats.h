@@ -85,6 +85,8 @@ SmprofStepStats          *smprof_step_stats_compute          (SmprofJob         
                                                               GCancellable          *cancellable,
                                                               GError               **error);
 void                      smprof_step_stats_free             (SmprofStepStats       *self);
+SmprofStepStats          *smprof_step_stats_ref              (SmprofStepStats       *self);
+void                      smprof_step_stats_unref            (SmprofStepStats       *self);
 
 SmprofJob                *smprof_step_stats_get_job          (SmprofStepStats       *self);
 SmprofProfiler            smprof_step_stats_get_profiler     (SmprofStepStats       *self);

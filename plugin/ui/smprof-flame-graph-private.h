@@ -6,6 +6,7 @@
 
 #pragma once
 
+#include "smprof-diff.h"
 #include "smprof-flame-graph.h"
 #include "smprof-flame-layout.h"
 #include "smprof-flame-palette.h"
@@ -42,6 +43,11 @@ struct _SmprofFlameGraph
   int                hover_rect;
   int                selected_rect;
   guint32            selected_node;
+
+  /* A comparison drawn instead of the profile (smprof-flame-graph-diff.c) */
+  SmprofDiff        *diff;
+  double             min_delta;
+  double             max_delta;
 };
 
 SmprofCallTree    *_smprof_flame_graph_get_tree        (SmprofFlameGraph *self);
@@ -60,8 +66,23 @@ void               _smprof_flame_graph_set_hover_rect  (SmprofFlameGraph *self,
                                                         int               index);
 void               _smprof_flame_graph_select_rect     (SmprofFlameGraph *self,
                                                         int               index);
+void               _smprof_flame_graph_invalidate_render (SmprofFlameGraph *self);
+void               _smprof_flame_graph_reset_tree      (SmprofFlameGraph *self);
 void               _smprof_flame_graph_class_init_input (GtkWidgetClass  *widget_class);
 void               _smprof_flame_graph_init_input      (SmprofFlameGraph *self);
+
+/* smprof-flame-graph-diff.c */
+void               _smprof_flame_graph_diff_color      (SmprofFlameGraph      *self,
+                                                        guint32                node,
+                                                        double                 rgb[3],
+                                                        gboolean              *dashed);
+char              *_smprof_flame_graph_diff_dup_details (SmprofFlameGraph     *self,
+                                                        guint32                node,
+                                                        const char            *head,
+                                                        gboolean               markup);
+void               _smprof_flame_graph_diff_draw_dashes (SmprofFlameGraph     *self,
+                                                        GtkSnapshot           *snapshot,
+                                                        const graphene_rect_t *area);
 
 /* For the tests */
 SmprofFlameLayout *_smprof_flame_graph_get_layout      (SmprofFlameGraph *self);

@@ -37,6 +37,9 @@ G_DEFINE_FINAL_TYPE (SmprofFlameGraph, smprof_flame_graph, GTK_TYPE_WIDGET)
 SmprofCallTree *
 _smprof_flame_graph_get_tree (SmprofFlameGraph *self)
 {
+  if (self->diff != NULL)
+    return smprof_diff_get_tree (self->diff);
+
   return self->profile != NULL ? smprof_profile_get_call_tree (self->profile) : NULL;
 }
 
@@ -46,8 +49,8 @@ get_zoom_node (SmprofFlameGraph *self)
   return self->layout != NULL ? smprof_flame_layout_get_zoom_node (self->layout) : SMPROF_CALL_TREE_ROOT;
 }
 
-static void
-invalidate_render (SmprofFlameGraph *self)
+void
+_smprof_flame_graph_invalidate_render (SmprofFlameGraph *self)
 {
   g_clear_pointer (&self->rendered, gsk_render_node_unref);
   self->rendered_valid = FALSE;
@@ -156,7 +159,7 @@ render_frames (SmprofFlameGraph *self,
   SmprofCallTree *tree = _smprof_flame_graph_get_tree (self);
   guint n_rects = self->layout != NULL ? smprof_flame_layout_get_n_rects (self->layout) : 0;
 
-  if (self->profile != NULL && n_rects == 0)
+  if (tree != NULL && n_rects == 0)
     render_empty (self, snapshot, width, height);
 
   if (n_rects > 0)
@@ -177,6 +180,7 @@ render_frames (SmprofFlameGraph *self,
           const SmprofFlameRect *rect = smprof_flame_layout_get_rect (self->layout, i);
           guint32 func = smprof_call_tree_get_node (tree, rect->node)->func;
           gboolean dimmed = rect_is_dimmed (self, i);
+          gboolean dashed = FALSE;
           graphene_rect_t area;
           double rgb[3];
           GdkRGBA fill;
@@ -184,7 +188,10 @@ render_frames (SmprofFlameGraph *self,
           if (!_smprof_flame_graph_get_rect_area (self, i, width, height, &area))
             continue;
 
-          smprof_flame_palette_color (self->palette, table, func, self->dark, rgb);
+          if (self->diff != NULL)
+            _smprof_flame_graph_diff_color (self, rect->node, rgb, &dashed);
+          else
+            smprof_flame_palette_color (self->palette, table, func, self->dark, rgb);
           if (dimmed)
             dim_color (rgb, self->dark);
           rgb_to_rgba (rgb, 1.0, &fill);
@@ -194,6 +201,8 @@ render_frames (SmprofFlameGraph *self,
                                      &GRAPHENE_RECT_INIT (area.origin.x, area.origin.y,
                                                           area.size.width >= 3 ? area.size.width - 1 : area.size.width,
                                                           area.size.height - 1));
+          if (dashed)
+            _smprof_flame_graph_diff_draw_dashes (self, snapshot, &area);
 
           if (area.size.width >= MIN_LABEL_WIDTH)
             {
@@ -267,7 +276,7 @@ smprof_flame_graph_snapshot (GtkWidget   *widget,
     return;
 
   if (update_dark (self))
-    invalidate_render (self);
+    _smprof_flame_graph_invalidate_render (self);
 
   if (!self->rendered_valid)
     render_frames (self, width, height);
@@ -335,7 +344,7 @@ smprof_flame_graph_size_allocate (GtkWidget *widget,
   self->rendered_width = width;
   self->rendered_height = height;
   self->hover_rect = -1;
-  invalidate_render (self);
+  _smprof_flame_graph_invalidate_render (self);
 }
 
 static void
@@ -347,7 +356,7 @@ smprof_flame_graph_css_changed (GtkWidget         *widget,
   GTK_WIDGET_CLASS (smprof_flame_graph_parent_class)->css_changed (widget, change);
 
   if (update_dark (self))
-    invalidate_render (self);
+    _smprof_flame_graph_invalidate_render (self);
 }
 
 static void
@@ -359,7 +368,7 @@ smprof_flame_graph_system_setting_changed (GtkWidget        *widget,
   GTK_WIDGET_CLASS (smprof_flame_graph_parent_class)->system_setting_changed (widget, setting);
 
   /* Labels were measured with the old font. */
-  invalidate_render (self);
+  _smprof_flame_graph_invalidate_render (self);
 }
 
 static void
@@ -411,6 +420,9 @@ _smprof_flame_graph_dup_details (SmprofFlameGraph *self,
   else
     head = location[0] != '\0' ? g_strdup_printf ("%s — %s — ", name, location)
                                : g_strdup_printf ("%s — ", name);
+
+  if (self->diff != NULL)
+    return _smprof_flame_graph_diff_dup_details (self, node, head, markup);
 
   /* Translators: a frame's time with its share of the whole profile, as in
    * "Total: 1.23 s (45.6 %) · Self: 12 ms (0.5 %)" */
@@ -471,7 +483,7 @@ update_matches (SmprofFlameGraph *self)
         g_array_index (self->is_matched, gboolean, g_array_index (self->matched, guint, i)) = TRUE;
     }
 
-  invalidate_render (self);
+  _smprof_flame_graph_invalidate_render (self);
 
   if (fraction != self->matched_fraction)
     {
@@ -505,7 +517,7 @@ relayout (SmprofFlameGraph *self,
   self->hover_rect = -1;
   self->selected_rect = -1;
 
-  if (self->profile != NULL)
+  if (_smprof_flame_graph_get_tree (self) != NULL)
     {
       self->layout = smprof_flame_layout_new (_smprof_flame_graph_get_tree (self), zoom_node, LAYOUT_MIN_WIDTH);
 
@@ -536,6 +548,7 @@ smprof_flame_graph_dispose (GObject *object)
   g_clear_pointer (&self->rendered, gsk_render_node_unref);
   g_clear_pointer (&self->layout, smprof_flame_layout_free);
   g_clear_object (&self->profile);
+  g_clear_object (&self->diff);
 
   G_OBJECT_CLASS (smprof_flame_graph_parent_class)->dispose (object);
 }
@@ -785,12 +798,18 @@ smprof_flame_graph_set_profile (SmprofFlameGraph *self,
   old_profile = g_steal_pointer (&self->profile);
   self->profile = profile != NULL ? g_object_ref (profile) : NULL;
 
-  /* A new tree: old zoom and selection nodes mean nothing in it. */
+  _smprof_flame_graph_reset_tree (self);
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROFILE]);
+}
+
+/* A new tree: old zoom and selection nodes mean nothing in it. */
+void
+_smprof_flame_graph_reset_tree (SmprofFlameGraph *self)
+{
   g_array_set_size (self->history, 0);
   self->selected_node = SMPROF_CALL_TREE_NONE;
   relayout (self, SMPROF_CALL_TREE_ROOT);
-
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROFILE]);
 }
 
 guint32
@@ -817,7 +836,7 @@ smprof_flame_graph_zoom_to_node (SmprofFlameGraph *self,
 
   g_return_if_fail (SMPROF_IS_FLAME_GRAPH (self));
 
-  if (self->profile == NULL)
+  if (_smprof_flame_graph_get_tree (self) == NULL)
     return;
 
   g_return_if_fail (node < smprof_call_tree_get_n_nodes (_smprof_flame_graph_get_tree (self)));
@@ -1002,6 +1021,6 @@ smprof_flame_graph_set_color_scheme (SmprofFlameGraph *self,
     return;
 
   self->palette = palette;
-  invalidate_render (self);
+  _smprof_flame_graph_invalidate_render (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COLOR_SCHEME]);
 }

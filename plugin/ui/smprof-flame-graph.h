@@ -8,6 +8,7 @@
 
 #include <gtk/gtk.h>
 
+#include "smprof-diff.h"
 #include "smprof-profile.h"
 
 G_BEGIN_DECLS
@@ -36,5 +37,10 @@ void           smprof_flame_graph_set_color_scheme    (SmprofFlameGraph *self,
                                                        const char       *scheme);
 char          *smprof_flame_graph_dup_node_details    (SmprofFlameGraph *self,
                                                        guint32           node);
+void           smprof_flame_graph_set_diff            (SmprofFlameGraph *self,
+                                                       SmprofDiff       *diff);
+SmprofDiff    *smprof_flame_graph_get_diff            (SmprofFlameGraph *self);
+void           smprof_flame_graph_set_min_delta       (SmprofFlameGraph *self,
+                                                       double            seconds);
 
 G_END_DECLS

@@ -17,6 +17,15 @@ struct _SmprofFunctionItem
   gint64   pcalls;
   double   tottime;
   double   cumtime;
+
+  /* Self time per step (smprof-step-stats.h): -1 and NULL while the table
+   * has no step statistics. */
+  gint64   step_count;
+  double   step_min;
+  double   step_median;
+  double   step_p95;
+  double   step_max;
+  GArray  *step_series;    /* double per step, shared with the statistics' other users */
 };
 
 enum {
@@ -34,6 +43,18 @@ enum {
   PROP_CUMTIME_TEXT,
   PROP_TOTTIME_PERCALL_TEXT,
   PROP_CUMTIME_PERCALL_TEXT,
+  PROP_STEP_COUNT,
+  PROP_STEP_MIN,
+  PROP_STEP_MEDIAN,
+  PROP_STEP_P95,
+  PROP_STEP_MAX,
+  PROP_STEP_SPREAD,
+  PROP_STEP_SERIES,
+  PROP_STEP_COUNT_TEXT,
+  PROP_STEP_MIN_TEXT,
+  PROP_STEP_MEDIAN_TEXT,
+  PROP_STEP_P95_TEXT,
+  PROP_STEP_MAX_TEXT,
   N_PROPS
 };
 
@@ -47,8 +68,24 @@ smprof_function_item_finalize (GObject *object)
   SmprofFunctionItem *self = SMPROF_FUNCTION_ITEM (object);
 
   g_clear_pointer (&self->label, g_free);
+  g_clear_pointer (&self->step_series, g_array_unref);
 
   G_OBJECT_CLASS (smprof_function_item_parent_class)->finalize (object);
+}
+
+/* How far the slowest step is above the usual one: what the Per Step column
+ * sorts by, so the functions whose sparkline has a spike come first. */
+static double
+step_spread (SmprofFunctionItem *self)
+{
+  return self->step_count < 0 ? -1 : self->step_max - self->step_median;
+}
+
+static char *
+format_step_time (SmprofFunctionItem *self,
+                  double              seconds)
+{
+  return self->step_count < 0 ? g_strdup ("—") : smprof_ui_format_seconds (seconds);
 }
 
 static void
@@ -113,6 +150,54 @@ smprof_function_item_get_property (GObject    *object,
       g_value_take_string (value, smprof_ui_format_seconds (smprof_function_item_get_cumtime_percall (self)));
       break;
 
+    case PROP_STEP_COUNT:
+      g_value_set_int64 (value, self->step_count);
+      break;
+
+    case PROP_STEP_MIN:
+      g_value_set_double (value, self->step_min);
+      break;
+
+    case PROP_STEP_MEDIAN:
+      g_value_set_double (value, self->step_median);
+      break;
+
+    case PROP_STEP_P95:
+      g_value_set_double (value, self->step_p95);
+      break;
+
+    case PROP_STEP_MAX:
+      g_value_set_double (value, self->step_max);
+      break;
+
+    case PROP_STEP_SPREAD:
+      g_value_set_double (value, step_spread (self));
+      break;
+
+    case PROP_STEP_SERIES:
+      g_value_set_boxed (value, self->step_series);
+      break;
+
+    case PROP_STEP_COUNT_TEXT:
+      g_value_take_string (value, self->step_count < 0 ? g_strdup ("—") : smprof_ui_format_count (self->step_count));
+      break;
+
+    case PROP_STEP_MIN_TEXT:
+      g_value_take_string (value, format_step_time (self, self->step_min));
+      break;
+
+    case PROP_STEP_MEDIAN_TEXT:
+      g_value_take_string (value, format_step_time (self, self->step_median));
+      break;
+
+    case PROP_STEP_P95_TEXT:
+      g_value_take_string (value, format_step_time (self, self->step_p95));
+      break;
+
+    case PROP_STEP_MAX_TEXT:
+      g_value_take_string (value, format_step_time (self, self->step_max));
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -156,6 +241,34 @@ smprof_function_item_class_init (SmprofFunctionItemClass *klass)
   properties[PROP_CUMTIME_PERCALL_TEXT] =
     g_param_spec_string ("cumtime-percall-text", NULL, NULL, NULL, flags);
 
+  /* Self time per step: steps it ran in, the distribution's figures, the
+   * series; -1 (NULL, "—") without step statistics. */
+  properties[PROP_STEP_COUNT] =
+    g_param_spec_int64 ("step-count", NULL, NULL, -1, G_MAXINT64, -1, flags);
+  properties[PROP_STEP_MIN] =
+    g_param_spec_double ("step-min", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, -1, flags);
+  properties[PROP_STEP_MEDIAN] =
+    g_param_spec_double ("step-median", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, -1, flags);
+  properties[PROP_STEP_P95] =
+    g_param_spec_double ("step-p95", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, -1, flags);
+  properties[PROP_STEP_MAX] =
+    g_param_spec_double ("step-max", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, -1, flags);
+  /* step-max − step-median */
+  properties[PROP_STEP_SPREAD] =
+    g_param_spec_double ("step-spread", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, -1, flags);
+  properties[PROP_STEP_SERIES] =
+    g_param_spec_boxed ("step-series", NULL, NULL, G_TYPE_ARRAY, flags);
+  properties[PROP_STEP_COUNT_TEXT] =
+    g_param_spec_string ("step-count-text", NULL, NULL, NULL, flags);
+  properties[PROP_STEP_MIN_TEXT] =
+    g_param_spec_string ("step-min-text", NULL, NULL, NULL, flags);
+  properties[PROP_STEP_MEDIAN_TEXT] =
+    g_param_spec_string ("step-median-text", NULL, NULL, NULL, flags);
+  properties[PROP_STEP_P95_TEXT] =
+    g_param_spec_string ("step-p95-text", NULL, NULL, NULL, flags);
+  properties[PROP_STEP_MAX_TEXT] =
+    g_param_spec_string ("step-max-text", NULL, NULL, NULL, flags);
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -165,6 +278,8 @@ smprof_function_item_init (SmprofFunctionItem *self)
   self->func = SMPROF_FUNC_NONE;
   self->ncalls = -1;
   self->pcalls = -1;
+  self->step_count = -1;
+  self->step_min = self->step_median = self->step_p95 = self->step_max = -1;
 }
 
 /**
@@ -338,4 +453,145 @@ smprof_function_item_get_cumtime_percall (SmprofFunctionItem *self)
     return -1;
 
   return self->pcalls > 0 ? self->cumtime / (double) self->pcalls : 0;
+}
+
+/* Notifies @value and @text when @field changes to @new_value. */
+static void
+update_step_field (SmprofFunctionItem *self,
+                   double             *field,
+                   double              new_value,
+                   guint               value_prop,
+                   guint               text_prop,
+                   gboolean            texts_changed)
+{
+  if (*field == new_value && !texts_changed)
+    return;
+
+  if (*field != new_value)
+    {
+      *field = new_value;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[value_prop]);
+    }
+  g_object_notify_by_pspec (G_OBJECT (self), properties[text_prop]);
+}
+
+/**
+ * smprof_function_item_set_step_values:
+ * @self: a row
+ * @function: (nullable): the function's time per step, or %NULL for none
+ *   (no step statistics, or a selection without a step)
+ * @series: (nullable) (element-type double): its time at each step, shared
+ *
+ * Gives the row its distribution of self time per step, in place, like
+ * smprof_function_item_set_values().
+ */
+void
+smprof_function_item_set_step_values (SmprofFunctionItem       *self,
+                                      const SmprofStepFunction *function,
+                                      GArray                   *series)
+{
+  GObject *object = G_OBJECT (self);
+  gint64 count = function != NULL ? (gint64) function->count : -1;
+  double old_spread;
+  gboolean had_steps;
+
+  g_return_if_fail (SMPROF_IS_FUNCTION_ITEM (self));
+
+  old_spread = step_spread (self);
+  had_steps = self->step_count >= 0;
+
+  g_object_freeze_notify (object);
+
+  /* "—" and a number differ even where the value stays -1 */
+  if (count != self->step_count)
+    {
+      self->step_count = count;
+      g_object_notify_by_pspec (object, properties[PROP_STEP_COUNT]);
+      g_object_notify_by_pspec (object, properties[PROP_STEP_COUNT_TEXT]);
+    }
+  update_step_field (self, &self->step_min, function != NULL ? function->min : -1,
+                     PROP_STEP_MIN, PROP_STEP_MIN_TEXT, had_steps != (function != NULL));
+  update_step_field (self, &self->step_median, function != NULL ? function->median : -1,
+                     PROP_STEP_MEDIAN, PROP_STEP_MEDIAN_TEXT, had_steps != (function != NULL));
+  update_step_field (self, &self->step_p95, function != NULL ? function->p95 : -1,
+                     PROP_STEP_P95, PROP_STEP_P95_TEXT, had_steps != (function != NULL));
+  update_step_field (self, &self->step_max, function != NULL ? function->max : -1,
+                     PROP_STEP_MAX, PROP_STEP_MAX_TEXT, had_steps != (function != NULL));
+  if (step_spread (self) != old_spread)
+    g_object_notify_by_pspec (object, properties[PROP_STEP_SPREAD]);
+
+  if (series != self->step_series)
+    {
+      if (series != NULL)
+        g_array_ref (series);
+      g_clear_pointer (&self->step_series, g_array_unref);
+      self->step_series = series;
+      g_object_notify_by_pspec (object, properties[PROP_STEP_SERIES]);
+    }
+
+  g_object_thaw_notify (object);
+}
+
+gboolean
+smprof_function_item_has_steps (SmprofFunctionItem *self)
+{
+  g_return_val_if_fail (SMPROF_IS_FUNCTION_ITEM (self), FALSE);
+
+  return self->step_count >= 0;
+}
+
+/* Steps in which the function ran; -1 without step statistics. */
+gint64
+smprof_function_item_get_step_count (SmprofFunctionItem *self)
+{
+  g_return_val_if_fail (SMPROF_IS_FUNCTION_ITEM (self), -1);
+
+  return self->step_count;
+}
+
+double
+smprof_function_item_get_step_min (SmprofFunctionItem *self)
+{
+  g_return_val_if_fail (SMPROF_IS_FUNCTION_ITEM (self), -1);
+
+  return self->step_min;
+}
+
+double
+smprof_function_item_get_step_median (SmprofFunctionItem *self)
+{
+  g_return_val_if_fail (SMPROF_IS_FUNCTION_ITEM (self), -1);
+
+  return self->step_median;
+}
+
+double
+smprof_function_item_get_step_p95 (SmprofFunctionItem *self)
+{
+  g_return_val_if_fail (SMPROF_IS_FUNCTION_ITEM (self), -1);
+
+  return self->step_p95;
+}
+
+double
+smprof_function_item_get_step_max (SmprofFunctionItem *self)
+{
+  g_return_val_if_fail (SMPROF_IS_FUNCTION_ITEM (self), -1);
+
+  return self->step_max;
+}
+
+/**
+ * smprof_function_item_get_step_series:
+ * @self: a row
+ *
+ * Returns: (transfer none) (nullable) (element-type double): the function's
+ *   self time at each step of the statistics, in their order
+ */
+GArray *
+smprof_function_item_get_step_series (SmprofFunctionItem *self)
+{
+  g_return_val_if_fail (SMPROF_IS_FUNCTION_ITEM (self), NULL);
+
+  return self->step_series;
 }

@@ -9,6 +9,7 @@
 #include <glib-object.h>
 
 #include "smprof-func-table.h"
+#include "smprof-step-stats.h"
 
 G_BEGIN_DECLS
 
@@ -35,5 +36,16 @@ double              smprof_function_item_get_tottime         (SmprofFunctionItem
 double              smprof_function_item_get_cumtime         (SmprofFunctionItem *self);
 double              smprof_function_item_get_tottime_percall (SmprofFunctionItem *self);
 double              smprof_function_item_get_cumtime_percall (SmprofFunctionItem *self);
+
+void                smprof_function_item_set_step_values     (SmprofFunctionItem       *self,
+                                                              const SmprofStepFunction *function,
+                                                              GArray                   *series);
+gboolean            smprof_function_item_has_steps           (SmprofFunctionItem *self);
+gint64              smprof_function_item_get_step_count      (SmprofFunctionItem *self);
+double              smprof_function_item_get_step_min        (SmprofFunctionItem *self);
+double              smprof_function_item_get_step_median     (SmprofFunctionItem *self);
+double              smprof_function_item_get_step_p95        (SmprofFunctionItem *self);
+double              smprof_function_item_get_step_max        (SmprofFunctionItem *self);
+GArray             *smprof_function_item_get_step_series     (SmprofFunctionItem *self);
 
 G_END_DECLS

@@ -10,6 +10,7 @@
 
 #include "smprof-function-item.h"
 #include "smprof-function-table.h"
+#include "smprof-sparkline.h"
 #include "smprof-ui.h"
 #include "smprof-ui-format.h"
 
@@ -26,9 +27,17 @@ struct _SmprofFunctionTable
   SmprofJob           *rows_job;
   GHashTable          *rows_by_func;
 
+  /* The selection's time per step, owned, and its function index + 1 by
+   * function id; a function of the profile that ran in no step gets zeros. */
+  SmprofStepStats     *step_stats;
+  GHashTable          *step_index;
+  GArray              *zero_series;
+  gboolean             show_step_columns;
+
   /* Template widgets and models */
   GtkSearchEntry      *filter_entry;
   GtkLabel            *count_label;
+  GtkToggleButton     *steps_button;
   GtkLabel            *note_label;
   GtkColumnView       *column_view;
   GtkSingleSelection  *selection;
@@ -50,6 +59,12 @@ struct _SmprofFunctionTable
   GtkColumnViewColumn *cumtime_column;
   GtkColumnViewColumn *cumtime_percall_column;
   GtkColumnViewColumn *label_column;
+  GtkColumnViewColumn *steps_column;
+  GtkColumnViewColumn *step_min_column;
+  GtkColumnViewColumn *step_median_column;
+  GtkColumnViewColumn *step_p95_column;
+  GtkColumnViewColumn *step_max_column;
+  GtkColumnViewColumn *per_step_column;
   GtkColumnViewColumn *callers_cumtime_column;
   GtkColumnViewColumn *callees_cumtime_column;
 };
@@ -59,6 +74,8 @@ enum {
   PROP_PROFILE,
   PROP_SELECTED_FUNC,
   PROP_FILTER_TEXT,
+  PROP_STEP_STATS,
+  PROP_SHOW_STEP_COLUMNS,
   N_PROPS
 };
 
@@ -219,6 +236,123 @@ scroll_to_position (SmprofFunctionTable *self,
     }
 }
 
+/* ------------------------------------------------------------------------ */
+/* Time per step                                                            */
+
+/* Gives @item its function's time per step, from the table's statistics of
+ * @job's functions. */
+static void
+apply_steps (SmprofFunctionTable *self,
+             SmprofFunctionItem  *item,
+             SmprofJob           *job)
+{
+  SmprofStepStats *stats = self->step_stats;
+  guint n_steps = stats != NULL ? smprof_step_stats_get_n_steps (stats) : 0;
+  guint32 func = smprof_function_item_get_func (item);
+  gpointer found;
+
+  /* No step in the selection, or statistics of another job, whose function
+   * ids name other functions: nothing to show. */
+  if (n_steps == 0 || job == NULL || smprof_step_stats_get_job (stats) != job)
+    {
+      smprof_function_item_set_step_values (item, NULL, NULL);
+      return;
+    }
+
+  found = g_hash_table_lookup (self->step_index, GUINT_TO_POINTER (func));
+  if (found != NULL)
+    {
+      guint index = GPOINTER_TO_UINT (found) - 1;
+      g_autoptr(GArray) series = g_array_sized_new (FALSE, FALSE, sizeof (double), n_steps);
+
+      g_array_set_size (series, n_steps);
+      smprof_step_stats_get_series (stats, index, (double *) (gpointer) series->data);
+      smprof_function_item_set_step_values (item, smprof_step_stats_get_function (stats, index), series);
+    }
+  else
+    {
+      /* A function of the selection that ran in none of its steps, only
+       * before step 0 or after the hook closed: 0 at every step. */
+      SmprofStepFunction none = { .func = func };
+
+      smprof_function_item_set_step_values (item, &none, self->zero_series);
+    }
+}
+
+static GtkWidget *
+find_label (GtkWidget  *widget,
+            const char *text)
+{
+  if (GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_label (GTK_LABEL (widget)), text) == 0)
+    return widget;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_label (child, text);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+/* GTK 4.8's columns have no tooltip: give one to the header button that
+ * shows @column's title (the header row is the column view's child before
+ * its list). */
+static void
+set_header_tooltip (SmprofFunctionTable *self,
+                    GtkColumnViewColumn *column,
+                    const char          *tooltip)
+{
+  const char *title = gtk_column_view_column_get_title (column);
+
+  for (GtkWidget *header = gtk_widget_get_first_child (GTK_WIDGET (self->column_view));
+       header != NULL && !GTK_IS_LIST_VIEW (header);
+       header = gtk_widget_get_next_sibling (header))
+    {
+      for (GtkWidget *button = gtk_widget_get_first_child (header);
+           button != NULL;
+           button = gtk_widget_get_next_sibling (button))
+        {
+          if (find_label (button, title) != NULL)
+            {
+              gtk_widget_set_tooltip_text (button, tooltip);
+              return;
+            }
+        }
+    }
+}
+
+/* What a step is, on each per-step column's header. */
+static void
+explain_step_columns (SmprofFunctionTable *self)
+{
+  const struct { GtkColumnViewColumn *column; const char *what; } columns[] = {
+    { self->steps_column, N_("The number of steps in which the function ran.") },
+    { self->step_min_column, N_("The function’s smallest self time in a step.") },
+    { self->step_median_column, N_("The function’s median self time per step.") },
+    { self->step_p95_column, N_("The 95th percentile of the function’s self time per step.") },
+    { self->step_max_column, N_("The function’s largest self time in a step.") },
+    { self->per_step_column, N_("The function’s self time at each step, in order, the largest marked; "
+                                "sorted by the largest minus the median.") },
+  };
+  /* smprof-step-stats.h's rule, in words */
+  const char *rule = _("A step is one node’s intervals that start at one training step (mode and step number): "
+                       "a PyTorch or Keras step has two. Intervals before step 0, after the hook closed or "
+                       "of no step belong to none. Steps where the function did not run count as 0; "
+                       "the median and p95 interpolate between steps.");
+
+  for (guint i = 0; i < G_N_ELEMENTS (columns); i++)
+    {
+      g_autofree char *tooltip = g_strdup_printf ("%s\n%s", _(columns[i].what), rule);
+
+      set_header_tooltip (self, columns[i].column, tooltip);
+    }
+}
+
 static void
 smprof_function_table_dispose (GObject *object)
 {
@@ -238,6 +372,9 @@ smprof_function_table_dispose (GObject *object)
   g_clear_object (&self->profile);
   g_clear_pointer (&self->rows_by_func, g_hash_table_unref);
   g_clear_object (&self->rows_job);
+  g_clear_pointer (&self->step_index, g_hash_table_unref);
+  g_clear_pointer (&self->step_stats, smprof_step_stats_free);
+  g_clear_pointer (&self->zero_series, g_array_unref);
 
   G_OBJECT_CLASS (smprof_function_table_parent_class)->dispose (object);
 }
@@ -262,6 +399,14 @@ smprof_function_table_get_property (GObject    *object,
 
     case PROP_FILTER_TEXT:
       g_value_set_string (value, smprof_function_table_get_filter_text (self));
+      break;
+
+    case PROP_STEP_STATS:
+      g_value_set_pointer (value, smprof_function_table_get_step_stats (self));
+      break;
+
+    case PROP_SHOW_STEP_COLUMNS:
+      g_value_set_boolean (value, smprof_function_table_get_show_step_columns (self));
       break;
 
     default:
@@ -289,6 +434,10 @@ smprof_function_table_set_property (GObject      *object,
 
     case PROP_FILTER_TEXT:
       smprof_function_table_set_filter_text (self, g_value_get_string (value));
+      break;
+
+    case PROP_SHOW_STEP_COLUMNS:
+      smprof_function_table_set_show_step_columns (self, g_value_get_boolean (value));
       break;
 
     default:
@@ -337,6 +486,28 @@ smprof_function_table_class_init (SmprofFunctionTableClass *klass)
     g_param_spec_string ("filter-text", NULL, NULL, NULL,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
+  /**
+   * SmprofFunctionTable:step-stats:
+   *
+   * The #SmprofStepStats of the listed selection, whose per-step columns
+   * show; %NULL while there are none. Set with
+   * smprof_function_table_set_step_stats().
+   */
+  properties[PROP_STEP_STATS] =
+    g_param_spec_pointer ("step-stats", NULL, NULL,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * SmprofFunctionTable:show-step-columns:
+   *
+   * Whether the per-step columns show. Hidden at first: six more columns
+   * would squeeze the function names at a usual window width; the "Per Step"
+   * button beside the filter shows them.
+   */
+  properties[PROP_SHOW_STEP_COLUMNS] =
+    g_param_spec_boolean ("show-step-columns", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -355,11 +526,13 @@ smprof_function_table_class_init (SmprofFunctionTableClass *klass)
 
   smprof_ui_ensure_resources ();
   g_type_ensure (SMPROF_TYPE_FUNCTION_ITEM);
+  g_type_ensure (SMPROF_TYPE_SPARKLINE);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/smprof/Viewer/plugins/sagemaker/smprof-function-table.ui");
   gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, filter_entry);
   gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, count_label);
+  gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, steps_button);
   gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, note_label);
   gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, column_view);
   gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, selection);
@@ -381,6 +554,12 @@ smprof_function_table_class_init (SmprofFunctionTableClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, cumtime_column);
   gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, cumtime_percall_column);
   gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, label_column);
+  gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, steps_column);
+  gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, step_min_column);
+  gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, step_median_column);
+  gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, step_p95_column);
+  gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, step_max_column);
+  gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, per_step_column);
   gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, callers_cumtime_column);
   gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, callees_cumtime_column);
   gtk_widget_class_bind_template_callback (widget_class, filter_changed_cb);
@@ -399,6 +578,7 @@ smprof_function_table_init (SmprofFunctionTable *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->rows_by_func = g_hash_table_new_full (NULL, NULL, NULL, g_object_unref);
+  self->step_index = g_hash_table_new (NULL, NULL);
 
   gtk_sort_list_model_set_sorter (self->selection_sort, gtk_column_view_get_sorter (self->column_view));
   gtk_sort_list_model_set_sorter (self->callers_selection_sort, gtk_column_view_get_sorter (self->callers_view));
@@ -419,6 +599,8 @@ smprof_function_table_init (SmprofFunctionTable *self)
 
   gtk_search_entry_set_key_capture_widget (self->filter_entry, GTK_WIDGET (self->column_view));
 
+  g_object_bind_property (self, "show-step-columns", self->steps_button, "active",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
   update_count (self);
 }
 
@@ -485,6 +667,7 @@ smprof_function_table_set_profile (SmprofFunctionTable *self,
           else
             item = smprof_function_item_new (table, row->func, row->ncalls, row->pcalls,
                                              row->tottime, row->cumtime);
+          apply_steps (self, item, job);
           g_hash_table_insert (rows, GUINT_TO_POINTER (row->func), item);
           g_ptr_array_add (items, item);
         }
@@ -619,7 +802,9 @@ smprof_function_table_set_filter_text (SmprofFunctionTable *self,
  * smprof_function_table_sort_by:
  * @self: a function table
  * @column: "ncalls", "tottime", "tottime-percall", "cumtime",
- *   "cumtime-percall" or "label"
+ *   "cumtime-percall", "label", or per step "steps", "step-min",
+ *   "step-median", "step-p95", "step-max" and "per-step" (the sparkline,
+ *   by max − median)
  * @order: the direction
  *
  * Sorts the table as a click on that column's header would.
@@ -636,6 +821,12 @@ smprof_function_table_sort_by (SmprofFunctionTable *self,
     { "cumtime", self->cumtime_column },
     { "cumtime-percall", self->cumtime_percall_column },
     { "label", self->label_column },
+    { "steps", self->steps_column },
+    { "step-min", self->step_min_column },
+    { "step-median", self->step_median_column },
+    { "step-p95", self->step_p95_column },
+    { "step-max", self->step_max_column },
+    { "per-step", self->per_step_column },
   };
 
   g_return_if_fail (SMPROF_IS_FUNCTION_TABLE (self));
@@ -697,4 +888,111 @@ smprof_function_table_get_callees_model (SmprofFunctionTable *self)
   g_return_val_if_fail (SMPROF_IS_FUNCTION_TABLE (self), NULL);
 
   return G_LIST_MODEL (self->callees_selection);
+}
+
+/**
+ * smprof_function_table_set_step_stats:
+ * @self: a function table
+ * @stats: (transfer full) (nullable): the listed selection's time per step,
+ *   or %NULL while there is none
+ *
+ * Fills the per-step columns (Steps, Min/Step, Median/Step, p95/Step,
+ * Max/Step and the Per Step sparkline) of the rows in place, and of the rows
+ * of later profiles until the next call: set %NULL as soon as the selection
+ * changes. Statistics of another job than the profile's show as none.
+ */
+void
+smprof_function_table_set_step_stats (SmprofFunctionTable *self,
+                                      SmprofStepStats     *stats)
+{
+  SmprofJob *job;
+  guint n;
+
+  g_return_if_fail (SMPROF_IS_FUNCTION_TABLE (self));
+
+  if (stats == self->step_stats)
+    return;
+
+  g_clear_pointer (&self->step_stats, smprof_step_stats_free);
+  self->step_stats = stats;
+
+  g_hash_table_remove_all (self->step_index);
+  g_clear_pointer (&self->zero_series, g_array_unref);
+  if (stats != NULL)
+    {
+      guint n_steps = smprof_step_stats_get_n_steps (stats);
+
+      for (guint i = 0; i < smprof_step_stats_get_n_functions (stats); i++)
+        g_hash_table_insert (self->step_index,
+                             GUINT_TO_POINTER (smprof_step_stats_get_function (stats, i)->func),
+                             GUINT_TO_POINTER (i + 1));
+      self->zero_series = g_array_sized_new (FALSE, TRUE, sizeof (double), n_steps);
+      g_array_set_size (self->zero_series, n_steps);
+    }
+
+  job = self->profile != NULL ? smprof_profile_get_job (self->profile) : NULL;
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->store));
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(SmprofFunctionItem) item = g_list_model_get_item (G_LIST_MODEL (self->store), i);
+
+      apply_steps (self, item, job);
+    }
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STEP_STATS]);
+}
+
+/**
+ * smprof_function_table_get_step_stats:
+ * @self: a function table
+ *
+ * Returns: (transfer none) (nullable): the statistics the per-step columns show
+ */
+SmprofStepStats *
+smprof_function_table_get_step_stats (SmprofFunctionTable *self)
+{
+  g_return_val_if_fail (SMPROF_IS_FUNCTION_TABLE (self), NULL);
+
+  return self->step_stats;
+}
+
+gboolean
+smprof_function_table_get_show_step_columns (SmprofFunctionTable *self)
+{
+  g_return_val_if_fail (SMPROF_IS_FUNCTION_TABLE (self), FALSE);
+
+  return self->show_step_columns;
+}
+
+/**
+ * smprof_function_table_set_show_step_columns:
+ * @self: a function table
+ * @show: whether to show the per-step columns
+ *
+ * Shows or hides the Steps, Min/Step, Median/Step, p95/Step, Max/Step and
+ * Per Step columns, as the "Per Step" button does.
+ */
+void
+smprof_function_table_set_show_step_columns (SmprofFunctionTable *self,
+                                             gboolean             show)
+{
+  GtkColumnViewColumn *columns[] = {
+    self->steps_column, self->step_min_column, self->step_median_column,
+    self->step_p95_column, self->step_max_column, self->per_step_column,
+  };
+
+  g_return_if_fail (SMPROF_IS_FUNCTION_TABLE (self));
+
+  show = !!show;
+  if (show == self->show_step_columns)
+    return;
+
+  self->show_step_columns = show;
+  for (guint i = 0; i < G_N_ELEMENTS (columns); i++)
+    gtk_column_view_column_set_visible (columns[i], show);
+  /* a column's header exists while it shows */
+  if (show)
+    explain_step_columns (self);
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_STEP_COLUMNS]);
 }

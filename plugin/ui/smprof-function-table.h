@@ -9,6 +9,7 @@
 #include <gtk/gtk.h>
 
 #include "smprof-profile.h"
+#include "smprof-step-stats.h"
 
 G_BEGIN_DECLS
 
@@ -32,5 +33,13 @@ void           smprof_function_table_sort_by            (SmprofFunctionTable *se
 GListModel    *smprof_function_table_get_model          (SmprofFunctionTable *self);
 GListModel    *smprof_function_table_get_callers_model  (SmprofFunctionTable *self);
 GListModel    *smprof_function_table_get_callees_model  (SmprofFunctionTable *self);
+
+/* Time per step (issue 9) */
+void             smprof_function_table_set_step_stats        (SmprofFunctionTable *self,
+                                                              SmprofStepStats     *stats);
+SmprofStepStats *smprof_function_table_get_step_stats        (SmprofFunctionTable *self);
+gboolean         smprof_function_table_get_show_step_columns (SmprofFunctionTable *self);
+void             smprof_function_table_set_show_step_columns (SmprofFunctionTable *self,
+                                                              gboolean             show);
 
 G_END_DECLS

@@ -15,6 +15,87 @@
  * time; stale ones give way quickly. */
 static GMutex aggregate_lock;
 
+/* For the page's other workers that read stats files (per-step statistics,
+ * comparisons): hold it while reading. */
+GMutex *
+_smprof_job_page_get_reading_lock (void)
+{
+  return &aggregate_lock;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The page's other workers over a set of records                           */
+
+/**
+ * _smprof_job_page_work_new:
+ * @self: a job page
+ * @records: (element-type SmprofRecord): the intervals to work on (referenced)
+ * @generation: what the caller tells a stale answer by
+ *
+ * Returns: (transfer full): the task data of a worker over @records, for
+ *   _smprof_job_page_work_run(); free with _smprof_job_page_work_free()
+ */
+SmprofJobPageWork *
+_smprof_job_page_work_new (SmprofJobPage *self,
+                           GPtrArray     *records,
+                           guint          generation)
+{
+  SmprofJobPageWork *work = g_new0 (SmprofJobPageWork, 1);
+
+  work->job = g_object_ref (self->job);
+  work->profiler = self->profiler;
+  work->records = g_ptr_array_ref (records);
+  work->generation = generation;
+
+  return work;
+}
+
+void
+_smprof_job_page_work_free (gpointer data)
+{
+  SmprofJobPageWork *work = data;
+
+  g_clear_object (&work->job);
+  g_clear_pointer (&work->records, g_ptr_array_unref);
+  g_free (work);
+}
+
+/**
+ * _smprof_job_page_work_run:
+ * @task: the worker's task, in its thread
+ * @work: its data
+ * @cancellable: (nullable): the task's
+ * @compute: what to make of the records once their stats are read
+ * @result_free: frees what @compute returns
+ *
+ * Reads the stats of @work's records that no answer read yet (an answer of
+ * the range index reads none) and returns @compute's result to @task, all
+ * under the reading lock: the records are filled in place.
+ */
+void
+_smprof_job_page_work_run (GTask                 *task,
+                           SmprofJobPageWork     *work,
+                           GCancellable          *cancellable,
+                           SmprofJobPageWorkFunc  compute,
+                           GDestroyNotify         result_free)
+{
+  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&aggregate_lock);
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) node_ids = NULL;
+
+  if (g_task_return_error_if_cancelled (task))
+    return;
+
+  if (!smprof_job_load_stats (work->job, work->records, cancellable, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  node_ids = _smprof_job_page_dup_record_node_ids (work->records);
+  g_task_return_pointer (task, compute (work, (const char * const *) node_ids), result_free);
+}
+
 /* ------------------------------------------------------------------------ */
 /* The worker: select, read, aggregate                                      */
 
@@ -308,6 +389,8 @@ aggregate_cb (GObject      *object,
   g_free (self->profile_slug);
   self->profile_slug = g_steal_pointer (&request->slug);
 
+  /* the function table's time per step: blank now, on a worker next */
+  _smprof_job_page_steps_update (self);
   _smprof_job_page_update_status (self);
   _smprof_job_page_update_export_actions (self);
   _smprof_job_page_sync_visible_view (self);

@@ -7,16 +7,20 @@
 #pragma once
 
 #include "smprof-call-tree-view.h"
+#include "smprof-diff.h"
 #include "smprof-flame-graph-view.h"
 #include "smprof-function-table.h"
 #include "smprof-job-page.h"
 #include "smprof-node-chooser.h"
+#include "smprof-node-matrix-view.h"
 #include "smprof-range-index.h"
+#include "smprof-step-stats.h"
 #include "smprof-timeline.h"
 
 G_BEGIN_DECLS
 
 typedef struct _SmprofJobPageRefresh SmprofJobPageRefresh;
+typedef struct _SmprofJobPageCompare SmprofJobPageCompare;
 
 struct _SmprofJobPage
 {
@@ -80,6 +84,28 @@ struct _SmprofJobPage
   /* live refresh (smprof-job-page-refresh.c) */
   SmprofJobPageRefresh *refresh;
 
+  /* comparing two selections (smprof-job-page-compare.c): sides A and B,
+   * the diff, the "Compare" view and the bar asking for B */
+  SmprofJobPageCompare *compare;
+
+  /* Time per step of the selection, for the function table's per-step
+   * columns (smprof-job-page-steps.c): the worker in flight, and the
+   * generation of the answer whose records it reads; a result of another
+   * generation is dropped. */
+  GCancellable         *steps_cancellable;
+  guint                 steps_generation;
+
+  /* outlier steps (smprof-job-page-outliers.c): the whole job's per-step
+   * statistics for @profiler over all its nodes (read them with
+   * _smprof_job_page_get_job_step_stats(); the page emits
+   * SmprofJobPage::job-step-stats-changed when they change), the
+   * computation in flight, and the timeline toolbar's toggle and count */
+  SmprofStepStats      *job_step_stats;
+  GCancellable         *step_stats_cancellable;
+  guint                 step_stats_generation;
+  GtkToggleButton      *outliers_button;
+  GtkLabel             *outliers_label;
+
   /* template children */
   GtkLabel             *job_name_label;
   GtkLabel             *job_summary_label;
@@ -117,6 +143,7 @@ struct _SmprofJobPage
   SmprofFunctionTable  *function_table;
   SmprofCallTreeView   *call_tree_view;
   SmprofFlameGraphView *flame_graph_view;
+  SmprofNodeMatrixView *node_matrix_view;  /* smprof-job-page-nodes.c */
 };
 
 /* smprof-job-page-export.c */
@@ -156,6 +183,29 @@ void                _smprof_job_page_set_busy         (SmprofJobPage *self,
 const char * const *_smprof_job_page_current_node_ids (SmprofJobPage *self);
 
 /* smprof-job-page-aggregate.c */
+GMutex    *_smprof_job_page_get_reading_lock     (void);
+
+/* The data of the page's other workers over a set of records */
+typedef struct
+{
+  SmprofJob      *job;
+  SmprofProfiler  profiler;
+  GPtrArray      *records;
+  guint           generation;
+} SmprofJobPageWork;
+
+typedef gpointer (*SmprofJobPageWorkFunc) (SmprofJobPageWork  *work,
+                                           const char * const *node_ids);
+
+SmprofJobPageWork *_smprof_job_page_work_new  (SmprofJobPage         *self,
+                                               GPtrArray             *records,
+                                               guint                  generation);
+void               _smprof_job_page_work_free (gpointer               data);
+void               _smprof_job_page_work_run  (GTask                 *task,
+                                               SmprofJobPageWork     *work,
+                                               GCancellable          *cancellable,
+                                               SmprofJobPageWorkFunc  compute,
+                                               GDestroyNotify         result_free);
 GPtrArray *_smprof_job_page_select_for           (SmprofJob              *job,
                                                   SmprofProfiler          profiler,
                                                   const char * const     *node_ids,
@@ -165,6 +215,10 @@ GPtrArray *_smprof_job_page_select_for           (SmprofJob              *job,
 char     **_smprof_job_page_dup_record_node_ids  (GPtrArray              *records);
 void       _smprof_job_page_sync_visible_view    (SmprofJobPage          *self);
 gboolean   _smprof_job_page_start_update         (gpointer                data);
+
+/* smprof-job-page-steps.c */
+void _smprof_job_page_steps_update           (SmprofJobPage  *self);
+void _smprof_job_page_steps_dispose          (SmprofJobPage  *self);
 
 /* smprof-job-page-status.c */
 char *_smprof_job_page_dup_description       (SmprofJobPage  *self,
@@ -190,6 +244,36 @@ void _smprof_job_page_set_refresh_interval   (SmprofJobPage  *self,
                                               guint           interval_ms);
 guint    _smprof_job_page_get_n_refreshes    (SmprofJobPage  *self);
 gboolean _smprof_job_page_get_live_refresh   (SmprofJobPage  *self);
+
+/* smprof-job-page-outliers.c */
+void             _smprof_job_page_class_outliers_init (GtkWidgetClass *widget_class);
+void             _smprof_job_page_outliers_init       (SmprofJobPage  *self);
+void             _smprof_job_page_outliers_dispose    (SmprofJobPage  *self);
+void             _smprof_job_page_update_outliers     (SmprofJobPage  *self);
+SmprofStepStats *_smprof_job_page_get_job_step_stats  (SmprofJobPage  *self);
+gboolean         _smprof_job_page_compare_outlier     (SmprofJobPage  *self,
+                                                       guint           index);
+
+/* smprof-job-page-nodes.c */
+void _smprof_job_page_class_nodes_init       (GtkWidgetClass *widget_class);
+void _smprof_job_page_nodes_init             (SmprofJobPage  *self);
+gboolean _smprof_job_page_compare_node       (SmprofJobPage  *self,
+                                              const char     *node_id);
+
+/* smprof-job-page-compare.c */
+void        _smprof_job_page_class_compare_init (GtkWidgetClass *widget_class);
+void        _smprof_job_page_compare_init       (SmprofJobPage  *self);
+void        _smprof_job_page_compare_dispose    (SmprofJobPage  *self);
+void        _smprof_job_page_compare_records    (SmprofJobPage  *self,
+                                                 GPtrArray      *a_records,
+                                                 const char     *a_label,
+                                                 GPtrArray      *b_records,
+                                                 const char     *b_label);
+SmprofDiff *_smprof_job_page_get_diff           (SmprofJobPage  *self);
+const char *_smprof_job_page_get_compare_label  (SmprofJobPage  *self,
+                                                 int             side);
+GtkWidget  *_smprof_job_page_get_compare_view   (SmprofJobPage  *self);
+double      _smprof_job_page_get_compare_min_delta (SmprofJobPage *self);
 
 /* For the tests: whether the last aggregate came from the range index. */
 gboolean _smprof_job_page_used_range_index   (SmprofJobPage  *self);

@@ -43,6 +43,7 @@ write_report_async (SmprofJobPage       *self,
   g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
   g_autofree char *path = g_file_get_path (file);
   SmprofReportOptions options;
+  SmprofDiff *diff;
 
   g_task_set_source_tag (task, smprof_job_page_export_report_async);
 
@@ -63,7 +64,16 @@ write_report_async (SmprofJobPage       *self,
                                       smprof_flame_graph_view_get_flame_graph (self->flame_graph_view)),
                                     &options.flame.palette);
 
-  smprof_report_write_async (profile, records, NULL, smprof_report_format_for_path (path, FALSE), &options,
+  /* An open comparison goes in too, as the compare view shows it. */
+  diff = _smprof_job_page_get_diff (self);
+  if (diff != NULL)
+    {
+      options.diff.a_label = _smprof_job_page_get_compare_label (self, SMPROF_DIFF_A);
+      options.diff.b_label = _smprof_job_page_get_compare_label (self, SMPROF_DIFF_B);
+      options.diff.min_delta = _smprof_job_page_get_compare_min_delta (self);
+    }
+
+  smprof_report_write_async (profile, records, diff, smprof_report_format_for_path (path, FALSE), &options,
                              file, cancellable, report_written_cb, g_steal_pointer (&task));
 }
 

@@ -361,7 +361,8 @@ show_view_action (GtkWidget  *widget,
   GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
   GtkWidget *child = gtk_stack_get_child_by_name (self->views_stack, name);
 
-  if (child == NULL)
+  /* A hidden page (the comparison, when none is open) stays hidden. */
+  if (child == NULL || !gtk_stack_page_get_visible (gtk_stack_get_page (self->views_stack, child)))
     return;
 
   gtk_stack_set_visible_child (self->views_stack, child);
@@ -415,6 +416,7 @@ smprof_job_page_constructed (GObject *object)
 
   smprof_job_page_set_preset (self, SMPROF_JOB_PAGE_PRESET_WHOLE_JOB);
   _smprof_job_page_update_status (self);
+  _smprof_job_page_update_outliers (self);
 }
 
 static void
@@ -434,6 +436,9 @@ smprof_job_page_dispose (GObject *object)
 
   _smprof_job_page_export_dispose (self);
   _smprof_job_page_refresh_dispose (self);
+  _smprof_job_page_compare_dispose (self);
+  _smprof_job_page_steps_dispose (self);
+  _smprof_job_page_outliers_dispose (self);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), SMPROF_TYPE_JOB_PAGE);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
@@ -515,7 +520,7 @@ smprof_job_page_class_init (SmprofJobPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
-  static const char * const views[] = { "functions", "call-tree", "flame-graph" };
+  static const char * const views[] = { "functions", "call-tree", "flame-graph", "node-matrix", "compare" };
 
   object_class->constructed = smprof_job_page_constructed;
   object_class->dispose = smprof_job_page_dispose;
@@ -624,7 +629,8 @@ smprof_job_page_class_init (SmprofJobPageClass *klass)
     gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1 + preset - SMPROF_JOB_PAGE_PRESET_WHOLE_JOB,
                                          GDK_ALT_MASK, "job-page.preset", "i", preset);
 
-  /* Views: Ctrl+1 Functions, Ctrl+2 Call tree, Ctrl+3 Flame graph */
+  /* Views: Ctrl+1 Functions, Ctrl+2 Call tree, Ctrl+3 Flame graph, Ctrl+4
+   * Node matrix, Ctrl+5 the comparison while one is open */
   gtk_widget_class_install_action (widget_class, "job-page.show-view", "s", show_view_action);
   for (guint i = 0; i < G_N_ELEMENTS (views); i++)
     {
@@ -643,6 +649,9 @@ smprof_job_page_class_init (SmprofJobPageClass *klass)
 
   _smprof_job_page_class_export_init (widget_class);
   _smprof_job_page_class_modes_init (widget_class);
+  _smprof_job_page_class_compare_init (widget_class);
+  _smprof_job_page_class_outliers_init (widget_class);
+  _smprof_job_page_class_nodes_init (widget_class);
 }
 
 static void
@@ -667,6 +676,9 @@ smprof_job_page_init (SmprofJobPage *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "job-page.zoom-to-selection", FALSE);
   _smprof_job_page_update_export_actions (self);
   _smprof_job_page_refresh_init (self);
+  _smprof_job_page_compare_init (self);
+  _smprof_job_page_outliers_init (self);
+  _smprof_job_page_nodes_init (self);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -727,6 +739,7 @@ smprof_job_page_set_profiler (SmprofJobPage  *self,
     return;
 
   set_profiler_internal (self, profiler);
+  _smprof_job_page_update_outliers (self);
   if (self->preset == SMPROF_JOB_PAGE_PRESET_NONE)
     self->preset = SMPROF_JOB_PAGE_PRESET_WHOLE_JOB;
   _smprof_job_page_selection_for_preset (self, self->preset, &self->selection);
@@ -1202,6 +1215,7 @@ _smprof_job_page_swap_job (SmprofJobPage *self,
   smprof_timeline_set_visible_range (self->timeline, view_start, view_end);
   self->timeline_syncing = FALSE;
   sync_timeline (self);
+  _smprof_job_page_update_outliers (self);
 
   records = _smprof_job_page_select_for (job, profiler, _smprof_job_page_current_node_ids (self),
                                          self->preset, &self->selection, self->explicit_records);
@@ -1213,4 +1227,7 @@ _smprof_job_page_swap_job (SmprofJobPage *self,
     }
   else
     queue_update (self);
+
+  /* The viewer's document follows (its summary and problems). */
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_JOB]);
 }

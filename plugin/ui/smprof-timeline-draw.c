@@ -888,6 +888,7 @@ draw_legend (SmprofTimeline *self,
       x += 16 + w + 14;
     }
 
+  _smprof_timeline_draw_compare_legend (self, snapshot, x, y);
   gtk_snapshot_pop (snapshot);
 }
 
@@ -946,6 +947,8 @@ _smprof_timeline_snapshot (GtkWidget   *widget,
   cache_append (&self->blocks, snapshot, &vp, self->vscroll);
   ensure_overlay (self, &vp, rows_height);
   cache_append (&self->overlay, snapshot, &vp, self->vscroll);
+  _smprof_timeline_draw_compare (self, snapshot);
+  _smprof_timeline_draw_outliers (self, snapshot);
 
   if (self->hover_item != NULL && _smprof_timeline_get_block_rect (self, self->hover_item, &rect))
     {
@@ -1048,6 +1051,9 @@ _smprof_timeline_query_tooltip (GtkWidget  *widget,
   const SmprofTimelineItem *item;
   g_autofree char *markup = NULL;
   graphene_rect_t rect;
+
+  if (_smprof_timeline_outliers_query_tooltip (self, x, y, keyboard_tooltip, tooltip))
+    return TRUE;
 
   if (keyboard_tooltip)
     item = self->focus_item;

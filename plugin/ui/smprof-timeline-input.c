@@ -97,7 +97,10 @@ _smprof_timeline_drag_end (SmprofTimeline *self,
       return;
     }
 
-  /* A click */
+  /* A click; on an outlier's mark, it opens the comparison instead */
+  if (!self->drag_extend && _smprof_timeline_outliers_click (self, self->drag_x, self->drag_y))
+    return;
+
   {
     const SmprofTimelineItem *item = _smprof_timeline_item_at (self, self->drag_x, self->drag_y);
 

@@ -11,6 +11,9 @@
 
 G_BEGIN_DECLS
 
+typedef struct _SmprofTimelineOutliers SmprofTimelineOutliers;
+typedef struct _SmprofTimelineCompare SmprofTimelineCompare;
+
 /* Geometry, in pixels */
 #define SMPROF_TIMELINE_RULER_HEIGHT  26
 #define SMPROF_TIMELINE_LEGEND_HEIGHT 26
@@ -104,6 +107,12 @@ struct _SmprofTimeline
   GdkRGBA                   fg;
   PangoLayout              *text;
   PangoLayout              *small_text;
+
+  /* Outlier steps marked (smprof-timeline-outliers.c); NULL until any are given */
+  SmprofTimelineOutliers    *outliers;
+
+  /* Side A of a comparison (smprof-timeline-compare.c); NULL when not comparing */
+  SmprofTimelineCompare     *compare;
 };
 
 static inline SmprofTimelineAxis
@@ -214,5 +223,42 @@ void                      _smprof_timeline_drag_update        (SmprofTimeline   
 void                      _smprof_timeline_drag_end           (SmprofTimeline           *self,
                                                                double                    x,
                                                                double                    y);
+
+/* smprof-timeline-compare.c */
+void                      _smprof_timeline_compare_dispose    (SmprofTimeline           *self);
+void                      _smprof_timeline_draw_compare       (SmprofTimeline           *self,
+                                                               GtkSnapshot              *snapshot);
+void                      _smprof_timeline_draw_compare_legend (SmprofTimeline          *self,
+                                                               GtkSnapshot              *snapshot,
+                                                               double                    x,
+                                                               double                    y);
+guint                     _smprof_timeline_get_n_compare_items (SmprofTimeline          *self);
+
+/* smprof-timeline-outliers.c */
+void                      _smprof_timeline_class_outliers_init (GObjectClass            *klass);
+void                      _smprof_timeline_outliers_dispose   (SmprofTimeline           *self);
+void                      _smprof_timeline_outliers_size_allocate (SmprofTimeline       *self);
+void                      _smprof_timeline_draw_outliers      (SmprofTimeline           *self,
+                                                               GtkSnapshot              *snapshot);
+gboolean                  _smprof_timeline_outliers_query_tooltip (SmprofTimeline       *self,
+                                                               double                    x,
+                                                               double                    y,
+                                                               gboolean                  keyboard_tooltip,
+                                                               GtkTooltip               *tooltip);
+gboolean                  _smprof_timeline_outliers_click     (SmprofTimeline           *self,
+                                                               double                    x,
+                                                               double                    y);
+gboolean                  _smprof_timeline_outliers_popup     (SmprofTimeline           *self,
+                                                               double                    x,
+                                                               double                    y);
+int                       _smprof_timeline_outlier_of_item    (SmprofTimeline           *self,
+                                                               const SmprofTimelineItem *item);
+char                     *_smprof_timeline_dup_outlier_tooltip_markup (SmprofTimeline   *self,
+                                                               const SmprofTimelineItem *item);
+gboolean                  _smprof_timeline_get_outlier_mark_rect (SmprofTimeline        *self,
+                                                               guint                     outlier,
+                                                               graphene_rect_t          *rect);
+void                      _smprof_timeline_get_outlier_color  (gboolean                  dark,
+                                                               GdkRGBA                  *color);
 
 G_END_DECLS

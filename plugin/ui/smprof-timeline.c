@@ -975,6 +975,7 @@ smprof_timeline_size_allocate (GtkWidget *widget,
 
   _smprof_timeline_set_vscroll (self, self->vscroll);
   update_adjustments (self);
+  _smprof_timeline_outliers_size_allocate (self);
 }
 
 /* GObject ----------------------------------------------------------------------- */
@@ -986,6 +987,8 @@ smprof_timeline_dispose (GObject *object)
 
   _smprof_timeline_cache_clear (&self->blocks);
   _smprof_timeline_cache_clear (&self->overlay);
+  _smprof_timeline_outliers_dispose (self);
+  _smprof_timeline_compare_dispose (self);
   g_clear_object (&self->text);
   g_clear_object (&self->small_text);
   if (self->hadjustment != NULL)
@@ -1218,6 +1221,7 @@ smprof_timeline_class_init (SmprofTimelineClass *klass)
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_WIDGET);
 
   _smprof_timeline_class_input_init (widget_class);
+  _smprof_timeline_class_outliers_init (object_class);
 }
 
 static void

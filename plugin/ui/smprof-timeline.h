@@ -45,6 +45,8 @@ void                     smprof_timeline_select_time_range    (SmprofTimeline   
                                                                double                   start_us,
                                                                double                   end_us);
 void                     smprof_timeline_clear_selection      (SmprofTimeline          *self);
+void                     smprof_timeline_set_compare_records  (SmprofTimeline          *self,
+                                                               GPtrArray               *records);
 
 void                     smprof_timeline_zoom_in              (SmprofTimeline          *self);
 void                     smprof_timeline_zoom_out             (SmprofTimeline          *self);

@@ -316,3 +316,21 @@ smv_document_add_problem (SmvDocument *self,
   problem = smv_problem_new (path, message);
   g_list_store_append (priv->problems, problem);
 }
+
+/**
+ * smv_document_clear_problems:
+ * @self: a document
+ *
+ * Empties [property@Smv.Document:problems], for a data source that read its
+ * data again (a job listed anew finds its problems anew). Call it from the
+ * main thread.
+ */
+void
+smv_document_clear_problems (SmvDocument *self)
+{
+  SmvDocumentPrivate *priv = smv_document_get_instance_private (self);
+
+  g_return_if_fail (SMV_IS_DOCUMENT (self));
+
+  g_list_store_remove_all (priv->problems);
+}

@@ -44,5 +44,6 @@ GListModel *smv_document_get_problems (SmvDocument *self);
 void        smv_document_add_problem  (SmvDocument *self,
                                        const char  *path,
                                        const char  *message);
+void        smv_document_clear_problems (SmvDocument *self);
 
 G_END_DECLS

@@ -1,0 +1,143 @@
+/* smprof-stats-slab.c: memory for the stats arrays that stay loaded
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "smprof-stats-slab.h"
+
+/* Loading a job keeps a few tens of kilobytes of arrays per interval, tens of
+ * thousands of times, on each loading thread. From malloc() that memory comes
+ * a few pages at a time off the top of the thread's arena, each growth an
+ * mprotect() and each page a fault of its own, which together cost as much
+ * as parsing. Here each thread carves its intervals' arrays out of a chunk
+ * mapped with its pages already in (MAP_POPULATE: one system call for the
+ * whole chunk), and a chunk is unmapped when the last interval in it is
+ * freed. A thread that is done with its chunk gives back the unused end; a
+ * thread that lives on (the main one, a pool's) keeps its current chunk, so
+ * at most CHUNK_SIZE each. */
+
+#if defined(__SANITIZE_ADDRESS__)
+# define SMPROF_UNDER_ASAN 1
+#elif defined(__has_feature)
+# if __has_feature(address_sanitizer)
+#  define SMPROF_UNDER_ASAN 1
+# endif
+#endif
+#ifndef SMPROF_UNDER_ASAN
+# define SMPROF_UNDER_ASAN 0
+#endif
+
+#define CHUNK_SIZE (2u << 20)
+#define ALIGNMENT  16u
+
+struct _SmprofStatsSlab
+{
+  int   refs;   /* atomic: one per allocation, one for the thread filling it */
+  gsize size;   /* mapped bytes, this header included */
+  gsize used;
+};
+
+#define HEADER_SIZE ((sizeof (SmprofStatsSlab) + ALIGNMENT - 1) & ~(gsize) (ALIGNMENT - 1))
+
+static gsize
+page_size (void)
+{
+  static gsize size;
+
+  if (g_once_init_enter (&size))
+    {
+      long value = sysconf (_SC_PAGESIZE);
+
+      g_once_init_leave (&size, value > 0 ? (gsize) value : 4096);
+    }
+
+  return size;
+}
+
+void
+_smprof_stats_slab_release (SmprofStatsSlab *slab)
+{
+  if (slab != NULL && g_atomic_int_dec_and_test (&slab->refs))
+    munmap (slab, slab->size);
+}
+
+/* The thread is done filling @slab: its unused whole pages go back now. */
+static void
+retire (gpointer data)
+{
+  SmprofStatsSlab *slab = data;
+  gsize keep;
+
+  if (slab == NULL)
+    return;
+
+  keep = (slab->used + page_size () - 1) & ~(page_size () - 1);
+  if (keep < slab->size && munmap ((char *) slab + keep, slab->size - keep) == 0)
+    slab->size = keep;
+
+  _smprof_stats_slab_release (slab);
+}
+
+static GPrivate current_key = G_PRIVATE_INIT (retire);
+
+/**
+ * _smprof_stats_slab_alloc:
+ * @size: bytes
+ * @out_slab: (out): the slab to release when the memory is no longer needed
+ *
+ * Memory that lives as long as the loaded stats it holds, from the calling
+ * thread's current chunk; freed with _smprof_stats_slab_release() on @slab,
+ * from any thread. Several allocations may share a slab, each releasing it
+ * once.
+ *
+ * Returns: (nullable): 16-byte aligned memory, or %NULL if none could be
+ *   mapped (the caller then uses g_malloc())
+ */
+gpointer
+_smprof_stats_slab_alloc (gsize             size,
+                          SmprofStatsSlab **out_slab)
+{
+  SmprofStatsSlab *slab;
+  gpointer memory;
+
+#if SMPROF_UNDER_ASAN
+  /* Arrays carved out of a chunk have no redzones between them: under
+   * AddressSanitizer (the sanitizer suite, the fuzzers) they come from
+   * malloc, so an overrun of one is still caught. */
+  return NULL;
+#endif
+
+  slab = g_private_get (&current_key);
+
+  size = (size + ALIGNMENT - 1) & ~(gsize) (ALIGNMENT - 1);
+
+  if (slab == NULL || slab->size - slab->used < size)
+    {
+      gsize n_bytes = MAX (CHUNK_SIZE, (HEADER_SIZE + size + page_size () - 1) & ~(page_size () - 1));
+      gpointer mapped = mmap (NULL, n_bytes, PROT_READ | PROT_WRITE,
+                              MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+
+      if (mapped == MAP_FAILED)
+        return NULL;
+
+      slab = mapped;
+      slab->refs = 1;
+      slab->size = n_bytes;
+      slab->used = HEADER_SIZE;
+      /* retires the previous chunk */
+      g_private_replace (&current_key, slab);
+    }
+
+  memory = (char *) slab + slab->used;
+  slab->used += size;
+  g_atomic_int_inc (&slab->refs);
+  *out_slab = slab;
+
+  return memory;
+}

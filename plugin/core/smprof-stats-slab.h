@@ -1,0 +1,19 @@
+/* smprof-stats-slab.h: memory for the stats arrays that stay loaded
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct _SmprofStatsSlab SmprofStatsSlab;
+
+gpointer _smprof_stats_slab_alloc   (gsize             size,
+                                     SmprofStatsSlab **out_slab);
+void     _smprof_stats_slab_release (SmprofStatsSlab  *slab);
+
+G_END_DECLS
