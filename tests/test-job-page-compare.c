@@ -513,6 +513,71 @@ test_compare_records (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Whether @records are the intervals of @paths' records, by path. */
+static gboolean
+same_paths (GPtrArray *records,
+            GPtrArray *paths)
+{
+  if (records->len != paths->len)
+    return FALSE;
+
+  for (guint i = 0; i < records->len; i++)
+    if (g_strcmp0 (((SmprofRecord *) g_ptr_array_index (records, i))->path,
+                   ((SmprofRecord *) g_ptr_array_index (paths, i))->path) != 0)
+      return FALSE;
+
+  return TRUE;
+}
+
+/* A live refresh during a comparison: both sides come from the new job, A
+ * found again by path, B the page's answer, the names kept. */
+static void
+test_compare_refresh (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "real-smdebug", "tf-cprofile", NULL);
+  g_autoptr(SmprofJob) job = core_test_load_job_at (path);
+  g_autoptr(SmprofJob) listed_again = core_test_load_job_at (path);
+  const char *node_ids[] = { NODE, NULL };
+  g_autoptr(GPtrArray) a = NULL;
+  g_autoptr(GPtrArray) b = NULL;
+  g_autoptr(SmprofDiff) before = NULL;
+  SmprofJobPage *page;
+  GtkWidget *window;
+  SmprofDiff *after;
+
+  page = SMPROF_JOB_PAGE (smprof_job_page_new (job));
+  window = ui_test_present (GTK_WIDGET (page), 1280, 900);
+  g_assert_true (wait_idle (page));
+  smprof_job_page_set_node_ids (page, node_ids);
+  smprof_job_page_set_step_range (page, 3, 3);
+  g_assert_true (wait_idle (page));
+  a = g_ptr_array_copy (smprof_job_page_get_selected_records (page), NULL, NULL);
+  smprof_job_page_set_step_range (page, 4, 4);
+  g_assert_true (wait_idle (page));
+  b = g_ptr_array_copy (smprof_job_page_get_selected_records (page), NULL, NULL);
+
+  _smprof_job_page_compare_records (page, a, "step 3", b, "step 4");
+  before = g_object_ref (wait_diff (page, NULL));
+  g_assert_true (smprof_profile_get_job (smprof_diff_get_profile (before, SMPROF_DIFF_A)) == job);
+
+  _smprof_job_page_swap_job (page, listed_again);
+  after = wait_diff (page, before);
+  g_assert_true (smprof_job_page_get_job (page) == listed_again);
+  g_assert_true (smprof_profile_get_job (smprof_diff_get_profile (after, SMPROF_DIFF_A)) == listed_again);
+  g_assert_true (smprof_profile_get_job (smprof_diff_get_profile (after, SMPROF_DIFF_B)) == listed_again);
+  g_assert_true (same_paths (smprof_profile_get_records (smprof_diff_get_profile (after, SMPROF_DIFF_A)), a));
+  g_assert_true (same_paths (smprof_profile_get_records (smprof_diff_get_profile (after, SMPROF_DIFF_B)), b));
+  g_assert_cmpstr (_smprof_job_page_get_compare_label (page, SMPROF_DIFF_A), ==, "step 3");
+  g_assert_cmpstr (_smprof_job_page_get_compare_label (page, SMPROF_DIFF_B), ==, "step 4");
+  g_assert_cmpuint (_smprof_timeline_get_n_compare_items (SMPROF_TIMELINE (smprof_job_page_get_timeline (page))), ==, a->len);
+  /* the same files: the same numbers */
+  g_assert_cmpfloat (smprof_diff_get_total_time (after, SMPROF_DIFF_A), ==, smprof_diff_get_total_time (before, SMPROF_DIFF_A));
+  g_assert_cmpfloat (smprof_diff_get_total_time (after, SMPROF_DIFF_B), ==, smprof_diff_get_total_time (before, SMPROF_DIFF_B));
+  g_assert_cmpuint (smprof_diff_get_n_rows (after), ==, smprof_diff_get_n_rows (before));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* The table sorted by clicking its headers (the column view's sorter). */
 static void
 check_order (GListModel     *model,
@@ -659,6 +724,7 @@ main (int   argc,
 
   g_test_add_func ("/job-page/compare/select-a-then-b", test_compare);
   g_test_add_func ("/job-page/compare/records", test_compare_records);
+  g_test_add_func ("/job-page/compare/refresh", test_compare_refresh);
   g_test_add_func ("/job-page/compare/table-sorting", test_table_sorting);
 
   return g_test_run ();

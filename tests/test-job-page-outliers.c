@@ -620,7 +620,16 @@ test_profiler (void)
                    SMPROF_PROFILER_CPROFILE);
   g_assert_cmpuint (fixture.n_changed, ==, 1);
 
+  /* A comparison open on cProfile's steps ends with the switch. */
+  g_assert_true (_smprof_job_page_compare_outlier (fixture.page, smprof_timeline_get_outlier_step (timeline, 0)));
+  g_assert_true (wait_for (has_diff, &fixture));
+  g_assert_cmpuint (_smprof_timeline_get_n_compare_items (timeline), >, 0);
+
   smprof_job_page_set_profiler (fixture.page, SMPROF_PROFILER_PYINSTRUMENT);
+  g_assert_null (_smprof_job_page_get_diff (fixture.page));
+  g_assert_false (gtk_stack_page_get_visible (gtk_stack_get_page (fixture.page->views_stack,
+                                                                  _smprof_job_page_get_compare_view (fixture.page))));
+  g_assert_cmpuint (_smprof_timeline_get_n_compare_items (timeline), ==, 0);
   g_assert_null (_smprof_job_page_get_job_step_stats (fixture.page));
   g_assert_cmpuint (fixture.n_changed, ==, 2);
   g_assert_cmpuint (smprof_timeline_get_n_outliers (timeline), ==, 0);

@@ -216,6 +216,23 @@ aggregate_side_cb (GObject      *object,
   maybe_build_diff (self);
 }
 
+/* Aggregates A's records on a worker; the diff follows when B is there. */
+static void
+aggregate_a (SmprofJobPage *self)
+{
+  SmprofJobPageCompare *compare = self->compare;
+  g_autoptr(GPtrArray) copy = g_ptr_array_copy (compare->records[SMPROF_DIFF_A], NULL, NULL);
+  g_autoptr(GTask) task = NULL;
+
+  cancel_work (compare);
+  compare->cancellable = g_cancellable_new ();
+  task = g_task_new (self, compare->cancellable, aggregate_side_cb, g_object_ref (self));
+  g_task_set_source_tag (task, aggregate_a);
+  g_task_set_task_data (task, _smprof_job_page_work_new (self, copy, compare->generation),
+                        _smprof_job_page_work_free);
+  g_task_run_in_thread (task, aggregate_side_in_thread);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Opening and closing                                                      */
 
@@ -252,12 +269,19 @@ open_comparison (SmprofJobPage *self,
   update_actions (self);
 }
 
-static void
-close_comparison (SmprofJobPage *self)
+/**
+ * _smprof_job_page_close_comparison:
+ * @self: a job page
+ *
+ * Ends the comparison, if one is open (Close, Cancel, or a profiler switch:
+ * A and B must be of one profiler).
+ */
+void
+_smprof_job_page_close_comparison (SmprofJobPage *self)
 {
   SmprofJobPageCompare *compare = self->compare;
 
-  if (!compare->active)
+  if (compare == NULL || !compare->active)
     return;
 
   cancel_work (compare);
@@ -325,7 +349,7 @@ close_compare_action (GtkWidget  *widget,
                       const char *action_name,
                       GVariant   *parameter)
 {
-  close_comparison (SMPROF_JOB_PAGE (widget));
+  _smprof_job_page_close_comparison (SMPROF_JOB_PAGE (widget));
 }
 
 #define SWAP_SIDES(array) G_STMT_START { \
@@ -359,7 +383,7 @@ static void
 bar_response_cb (SmprofJobPage *self,
                  int            response)
 {
-  close_comparison (self);
+  _smprof_job_page_close_comparison (self);
 }
 
 static void
@@ -389,8 +413,6 @@ _smprof_job_page_compare_records (SmprofJobPage *self,
                                   const char    *b_label)
 {
   SmprofJobPageCompare *compare;
-  g_autoptr(GTask) task = NULL;
-  g_autoptr(GPtrArray) copy = NULL;
 
   g_return_if_fail (SMPROF_IS_JOB_PAGE (self));
   g_return_if_fail (a_records != NULL && b_records != NULL);
@@ -400,18 +422,56 @@ _smprof_job_page_compare_records (SmprofJobPage *self,
   set_waiting (self, FALSE);
   smprof_compare_view_set_status (compare->view, _("Aggregating A and B…"));
 
-  compare->cancellable = g_cancellable_new ();
-  copy = g_ptr_array_copy (a_records, NULL, NULL);
-  task = g_task_new (self, compare->cancellable, aggregate_side_cb, g_object_ref (self));
-  g_task_set_source_tag (task, _smprof_job_page_compare_records);
-  g_task_set_task_data (task, _smprof_job_page_work_new (self, copy, compare->generation),
-                        _smprof_job_page_work_free);
-  g_task_run_in_thread (task, aggregate_side_in_thread);
+  aggregate_a (self);
 
   /* The page describes B in its own words unless told otherwise: the label
    * names the first answer, later picks are described by the page. */
   compare->pending_b_label = g_strdup (b_label);
   smprof_job_page_select_records (self, b_records);
+}
+
+/**
+ * _smprof_job_page_compare_job_swapped:
+ * @self: a job page whose job a live refresh just replaced
+ *
+ * A diff compares two profiles of one job. An open comparison finds A's
+ * intervals again in the new job (by path) and aggregates them again; B,
+ * with its name kept, is the page's next answer, which the caller must then
+ * ask for even when the selection names the same intervals. A whose
+ * intervals are all gone closes the comparison.
+ *
+ * Returns: whether the page must aggregate its selection again
+ */
+gboolean
+_smprof_job_page_compare_job_swapped (SmprofJobPage *self)
+{
+  SmprofJobPageCompare *compare = self->compare;
+  g_autoptr(GPtrArray) a_records = NULL;
+
+  if (compare == NULL || !compare->active || compare->records[SMPROF_DIFF_A] == NULL)
+    return FALSE;
+
+  a_records = _smprof_job_page_records_in_job (self->job, self->profiler, compare->records[SMPROF_DIFF_A]);
+  if (a_records->len == 0)
+    {
+      _smprof_job_page_close_comparison (self);
+      return FALSE;
+    }
+
+  g_clear_object (&compare->profiles[SMPROF_DIFF_A]);
+  g_clear_pointer (&compare->records[SMPROF_DIFF_A], g_ptr_array_unref);
+  compare->records[SMPROF_DIFF_A] = g_ptr_array_ref (a_records);
+  smprof_timeline_set_compare_records (self->timeline, a_records);
+
+  if (compare->labels[SMPROF_DIFF_B] != NULL && compare->pending_b_label == NULL)
+    compare->pending_b_label = g_strdup (compare->labels[SMPROF_DIFF_B]);
+  g_clear_object (&compare->profiles[SMPROF_DIFF_B]);
+  g_clear_pointer (&compare->records[SMPROF_DIFF_B], g_ptr_array_unref);
+
+  update_actions (self);
+  aggregate_a (self);
+
+  return TRUE;
 }
 
 /* ------------------------------------------------------------------------ */

@@ -176,6 +176,9 @@ char *_smprof_job_page_dup_mode_pair_slug        (SmprofJobPage   *self);
 /* smprof-job-page.c, for smprof-job-page-refresh.c */
 void _smprof_job_page_swap_job               (SmprofJobPage  *self,
                                               SmprofJob      *job);
+GPtrArray *_smprof_job_page_records_in_job   (SmprofJob      *job,
+                                              SmprofProfiler  profiler,
+                                              GPtrArray      *records);
 
 /* smprof-job-page.c, for the files below */
 void                _smprof_job_page_set_busy         (SmprofJobPage *self,
@@ -274,6 +277,8 @@ const char *_smprof_job_page_get_compare_label  (SmprofJobPage  *self,
                                                  int             side);
 GtkWidget  *_smprof_job_page_get_compare_view   (SmprofJobPage  *self);
 double      _smprof_job_page_get_compare_min_delta (SmprofJobPage *self);
+gboolean    _smprof_job_page_compare_job_swapped (SmprofJobPage  *self);
+void        _smprof_job_page_close_comparison    (SmprofJobPage  *self);
 
 /* For the tests: whether the last aggregate came from the range index. */
 gboolean _smprof_job_page_used_range_index   (SmprofJobPage  *self);

@@ -738,6 +738,8 @@ smprof_job_page_set_profiler (SmprofJobPage  *self,
   if (profiler == self->profiler)
     return;
 
+  /* A and B are of one profiler: a comparison ends with it. */
+  _smprof_job_page_close_comparison (self);
   set_profiler_internal (self, profiler);
   _smprof_job_page_update_outliers (self);
   if (self->preset == SMPROF_JOB_PAGE_PRESET_NONE)
@@ -1084,10 +1086,10 @@ _smprof_job_page_used_range_index (SmprofJobPage *self)
 
 /* The records of @job with the paths of @records, in @records' order; those
  * that are gone are left out. */
-static GPtrArray *
-records_in_job (SmprofJob      *job,
-                SmprofProfiler  profiler,
-                GPtrArray      *records)
+GPtrArray *
+_smprof_job_page_records_in_job (SmprofJob      *job,
+                                 SmprofProfiler  profiler,
+                                 GPtrArray      *records)
 {
   GPtrArray *all = smprof_job_get_records (job, profiler);
   g_autoptr(GHashTable) by_path = g_hash_table_new (g_str_hash, g_str_equal);
@@ -1148,6 +1150,7 @@ _smprof_job_page_swap_job (SmprofJobPage *self,
   double view_start, view_end;
   gint64 first_step = self->first_step, last_step = self->last_step;
   SmprofProfiler profiler = self->profiler;
+  gboolean compare_again;
 
   g_return_if_fail (SMPROF_IS_JOB_PAGE (self));
   g_return_if_fail (SMPROF_IS_JOB (job));
@@ -1174,7 +1177,7 @@ _smprof_job_page_swap_job (SmprofJobPage *self,
 
   if (self->explicit_records != NULL)
     {
-      GPtrArray *found = records_in_job (job, profiler, self->explicit_records);
+      GPtrArray *found = _smprof_job_page_records_in_job (job, profiler, self->explicit_records);
 
       g_ptr_array_unref (self->explicit_records);
       self->explicit_records = found;
@@ -1217,9 +1220,13 @@ _smprof_job_page_swap_job (SmprofJobPage *self,
   sync_timeline (self);
   _smprof_job_page_update_outliers (self);
 
+  /* An open comparison needs both sides of the new job: it aggregates A
+   * again, and the page's next answer is B. */
+  compare_again = _smprof_job_page_compare_job_swapped (self);
+
   records = _smprof_job_page_select_for (job, profiler, _smprof_job_page_current_node_ids (self),
                                          self->preset, &self->selection, self->explicit_records);
-  if (same_paths (records, self->selected_records))
+  if (same_paths (records, self->selected_records) && !compare_again)
     {
       /* The same intervals: the profile stands; only the records move to the new job. */
       g_clear_pointer (&self->selected_records, g_ptr_array_unref);
