@@ -733,6 +733,24 @@ wait_for_steps (SmprofJobPage *page)
 }
 
 static gboolean
+wait_for_idle (SmprofJobPage *page)
+{
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+
+  while (smprof_job_page_get_busy (page) || smprof_job_page_get_profile (page) == NULL)
+    {
+      if (g_get_monotonic_time () > deadline)
+        return FALSE;
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (2000);
+    }
+  /* a worker started by the answer would have been queued by now */
+  ui_test_settle ();
+
+  return TRUE;
+}
+
+static gboolean
 wait_for_index (SmprofJobPage *page)
 {
   gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
@@ -825,6 +843,11 @@ test_job_page (void)
 
   page = SMPROF_JOB_PAGE (smprof_job_page_new (job));
   window = ui_test_present (GTK_WIDGET (page), 1400, 900);
+  /* Hidden columns cost nothing: no figures until the Per Step button. */
+  g_assert_true (wait_for_idle (page));
+  g_assert_null (smprof_function_table_get_step_stats (page->function_table));
+  g_assert_null (page->steps_cancellable);
+  smprof_function_table_set_show_step_columns (page->function_table, TRUE);
   g_assert_true (wait_for_steps (page));
   /* held, so that its address cannot come back as the next statistics' */
   whole = smprof_step_stats_ref (smprof_function_table_get_step_stats (page->function_table));

@@ -264,6 +264,47 @@ export_done_cb (GObject      *object,
   _smprof_job_page_tell_written (SMPROF_JOB_PAGE (object), result, file, FALSE);
 }
 
+/* A modal "Export" save dialog over the page's window. */
+GtkFileChooserNative *
+_smprof_job_page_new_save_dialog (SmprofJobPage *self,
+                                  const char    *title)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkFileChooserNative *dialog;
+
+  dialog = gtk_file_chooser_native_new (title, GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                        GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+
+  return dialog;
+}
+
+/* A save dialog's answer: the file it names, or %NULL when cancelled, with
+ * the page's export cancellable ready. The page's reference to @dialog, in
+ * *@slot, moves to *@owned: the caller holds it while it reads the dialog's
+ * data. */
+GFile *
+_smprof_job_page_take_dialog_file (SmprofJobPage         *self,
+                                   GtkFileChooserNative **slot,
+                                   GtkFileChooserNative  *dialog,
+                                   int                    response,
+                                   GtkFileChooserNative **owned)
+{
+  GFile *file;
+
+  if (dialog == *slot)
+    *owned = g_steal_pointer (slot);
+
+  if (response != GTK_RESPONSE_ACCEPT)
+    return NULL;
+
+  file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+  if (file != NULL && self->export_cancellable == NULL)
+    self->export_cancellable = g_cancellable_new ();
+
+  return file;
+}
+
 static void
 export_dialog_response_cb (SmprofJobPage        *self,
                            int                   response,
@@ -273,20 +314,10 @@ export_dialog_response_cb (SmprofJobPage        *self,
   SmprofProfile *profile = g_object_get_data (G_OBJECT (dialog), "smprof-export-profile");
   const char *description = g_object_get_data (G_OBJECT (dialog), "smprof-export-description");
   g_autoptr(GtkFileChooserNative) owned = NULL;
-  g_autoptr(GFile) file = NULL;
+  g_autoptr(GFile) file = _smprof_job_page_take_dialog_file (self, &self->export_dialog, dialog, response, &owned);
 
-  if (dialog == self->export_dialog)
-    owned = g_steal_pointer (&self->export_dialog);
-
-  if (response != GTK_RESPONSE_ACCEPT)
-    return;
-
-  file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
   if (file == NULL)
     return;
-
-  if (self->export_cancellable == NULL)
-    self->export_cancellable = g_cancellable_new ();
 
   /* The selection as it was when the dialog opened. */
   export_profile_async (self, profile, description, format, file, self->export_cancellable,
@@ -297,7 +328,6 @@ static void
 export_with_dialog (SmprofJobPage      *self,
                     SmprofExportFormat  format)
 {
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
   g_autofree char *name = NULL;
   g_autofree char *pattern = NULL;
   GtkFileChooserNative *dialog;
@@ -319,12 +349,7 @@ export_with_dialog (SmprofJobPage      *self,
       g_clear_object (&self->export_dialog);
     }
 
-  dialog = gtk_file_chooser_native_new (_(export_formats[format].title),
-                                        GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                        GTK_FILE_CHOOSER_ACTION_SAVE,
-                                        _("_Export"),
-                                        _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  dialog = _smprof_job_page_new_save_dialog (self, _(export_formats[format].title));
 
   name = smprof_job_page_dup_export_name (self, format);
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);

@@ -154,6 +154,13 @@ void _smprof_job_page_show_error             (SmprofJobPage  *self,
                                               const char     *message);
 void _smprof_job_page_show_toast             (SmprofJobPage  *self,
                                               const char     *message);
+GtkFileChooserNative *_smprof_job_page_new_save_dialog  (SmprofJobPage         *self,
+                                                        const char            *title);
+GFile                *_smprof_job_page_take_dialog_file (SmprofJobPage         *self,
+                                                        GtkFileChooserNative **slot,
+                                                        GtkFileChooserNative  *dialog,
+                                                        int                    response,
+                                                        GtkFileChooserNative **owned);
 void _smprof_job_page_tell_written           (SmprofJobPage  *self,
                                               GAsyncResult   *result,
                                               GFile          *file,
@@ -220,6 +227,7 @@ void       _smprof_job_page_sync_visible_view    (SmprofJobPage          *self);
 gboolean   _smprof_job_page_start_update         (gpointer                data);
 
 /* smprof-job-page-steps.c */
+void _smprof_job_page_steps_init             (SmprofJobPage  *self);
 void _smprof_job_page_steps_update           (SmprofJobPage  *self);
 void _smprof_job_page_steps_dispose          (SmprofJobPage  *self);
 

@@ -143,20 +143,10 @@ report_dialog_response_cb (SmprofJobPage        *self,
   GPtrArray *records = g_object_get_data (G_OBJECT (dialog), "smprof-report-records");
   const char *description = g_object_get_data (G_OBJECT (dialog), "smprof-report-description");
   g_autoptr(GtkFileChooserNative) owned = NULL;
-  g_autoptr(GFile) file = NULL;
+  g_autoptr(GFile) file = _smprof_job_page_take_dialog_file (self, &self->report_dialog, dialog, response, &owned);
 
-  if (dialog == self->report_dialog)
-    owned = g_steal_pointer (&self->report_dialog);
-
-  if (response != GTK_RESPONSE_ACCEPT)
-    return;
-
-  file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
   if (file == NULL)
     return;
-
-  if (self->export_cancellable == NULL)
-    self->export_cancellable = g_cancellable_new ();
 
   /* The selection as it was when the dialog opened. */
   write_report_async (self, profile, records, description, file, self->export_cancellable,
@@ -169,7 +159,6 @@ export_report_action (GtkWidget  *widget,
                       GVariant   *parameter)
 {
   SmprofJobPage *self = SMPROF_JOB_PAGE (widget);
-  GtkRoot *root = gtk_widget_get_root (widget);
   g_autofree char *name = NULL;
   g_autofree char *base = NULL;
   GtkFileChooserNative *dialog;
@@ -179,12 +168,7 @@ export_report_action (GtkWidget  *widget,
 
   _smprof_job_page_report_dispose (self);
 
-  dialog = gtk_file_chooser_native_new (_("Export a Report"),
-                                        GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                        GTK_FILE_CHOOSER_ACTION_SAVE,
-                                        _("_Export"),
-                                        _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  dialog = _smprof_job_page_new_save_dialog (self, _("Export a Report"));
 
   /* "pt-cprofile-steps-3-5.svg" becomes "pt-cprofile-steps-3-5-report.html" */
   base = smprof_job_page_dup_export_name (self, SMPROF_EXPORT_SVG);

@@ -75,7 +75,10 @@ _smprof_job_page_steps_update (SmprofJobPage *self)
 
   smprof_function_table_set_step_stats (self->function_table, NULL);
 
-  if (self->selected_records == NULL || self->selected_records->len == 0)
+  /* Hidden columns need no figures: a drag selection does not pay for them
+   * (showing the columns computes them, _smprof_job_page_steps_init()). */
+  if (self->selected_records == NULL || self->selected_records->len == 0 ||
+      !smprof_function_table_get_show_step_columns (self->function_table))
     return;
 
   self->steps_cancellable = g_cancellable_new ();
@@ -85,6 +88,13 @@ _smprof_job_page_steps_update (SmprofJobPage *self)
   g_task_set_task_data (task, _smprof_job_page_work_new (self, self->selected_records, self->steps_generation),
                         _smprof_job_page_work_free);
   g_task_run_in_thread (task, compute_in_thread);
+}
+
+void
+_smprof_job_page_steps_init (SmprofJobPage *self)
+{
+  g_signal_connect_object (self->function_table, "notify::show-step-columns",
+                           G_CALLBACK (_smprof_job_page_steps_update), self, G_CONNECT_SWAPPED);
 }
 
 void

@@ -679,6 +679,7 @@ smprof_job_page_init (SmprofJobPage *self)
   _smprof_job_page_compare_init (self);
   _smprof_job_page_outliers_init (self);
   _smprof_job_page_nodes_init (self);
+  _smprof_job_page_steps_init (self);
 }
 
 /* ------------------------------------------------------------------------ */
