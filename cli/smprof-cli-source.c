@@ -50,7 +50,7 @@ progress_cb (SmprofS3Source         *source,
              gpointer                user_data)
 {
   ProgressLine *line = user_data;
-  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&line->lock);
+  G_GNUC_UNUSED g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&line->lock);
   gint64 now = g_get_monotonic_time ();
   g_autofree char *listed = NULL;
   g_autofree char *fetched = NULL;

@@ -459,14 +459,6 @@ run_export (Cli *cli)
   g_autofree char *what = smprof_selection_describe (&options->selection);
   int status;
 
-  if (!smprof_export_format_supports (options->format, cli->profiler))
-    {
-      g_printerr (_("smprof: --format %s needs cProfile stats; this is a %s profile "
-                    "(Pyinstrument samples stacks and counts no calls: use speedscope, folded or json)\n"),
-                  smprof_export_format_to_string (options->format), smprof_profiler_to_string (cli->profiler));
-      return EXIT_USAGE;
-    }
-
   status = resolve_nodes (cli, records, &node_ids);
   if (status == EXIT_OK)
     status = select_and_load (cli, records, (const char * const *) node_ids, &selected, &loaded);
@@ -479,8 +471,7 @@ run_export (Cli *cli)
   if (!write_export (cli, profile, &error))
     {
       g_printerr ("smprof: %s: %s\n", options->output, error->message);
-      return g_error_matches (error, SMPROF_EXPORT_ERROR, SMPROF_EXPORT_ERROR_UNSUPPORTED) ||
-             g_error_matches (error, SMPROF_EXPORT_ERROR, SMPROF_EXPORT_ERROR_INVALID)
+      return g_error_matches (error, SMPROF_EXPORT_ERROR, SMPROF_EXPORT_ERROR_INVALID)
              ? EXIT_USAGE : EXIT_WRITE;
     }
 

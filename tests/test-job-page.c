@@ -25,6 +25,7 @@
 #include "smprof-cprofile-profile.h"
 #include "smprof-flame-graph-private.h"
 #include "smprof-job-page-private.h"
+#include "smprof-pstats.h"
 #include "smprof-sagemaker-source.h"
 #include "smprof-timeline-private.h"
 #include "smv-source-registry.h"
@@ -1003,6 +1004,26 @@ svg_text (GMarkupParseContext  *context,
   check->text = joined;
 }
 
+/* The actions a menu model's items (and its sections' items) name. */
+static void
+collect_menu_actions (GMenuModel *model,
+                      GPtrArray  *actions)
+{
+  for (int i = 0; i < g_menu_model_get_n_items (model); i++)
+    {
+      g_autofree char *action = NULL;
+      g_autoptr(GMenuModel) section = g_menu_model_get_item_link (model, i, G_MENU_LINK_SECTION);
+      g_autoptr(GMenuModel) submenu = g_menu_model_get_item_link (model, i, G_MENU_LINK_SUBMENU);
+
+      if (g_menu_model_get_item_attribute (model, i, G_MENU_ATTRIBUTE_ACTION, "s", &action))
+        g_ptr_array_add (actions, g_steal_pointer (&action));
+      if (section != NULL)
+        collect_menu_actions (section, actions);
+      if (submenu != NULL)
+        collect_menu_actions (submenu, actions);
+    }
+}
+
 static void
 test_export (void)
 {
@@ -1040,10 +1061,22 @@ test_export (void)
   g_test_message ("selection: %s", description);
   g_assert_cmpstr (description, ==, "train steps 3 (stepstart) – 5 (stepend)");
 
-  /* Every format can be written from a cProfile selection. */
-  g_assert_true (probe_sensitive (page, "job-page.export-svg"));
-  g_assert_true (probe_sensitive (page, "job-page.export-pstats"));
-  g_assert_true (probe_sensitive (page, "job-page.export-syscap"));
+  /* Every format is in the Export menu and can be written from a cProfile
+   * selection. */
+  {
+    GtkWidget *button = viewer_test_find (GTK_WIDGET (page), "export-button");
+    g_autoptr(GPtrArray) actions = g_ptr_array_new_with_free_func (g_free);
+
+    g_assert_true (GTK_IS_MENU_BUTTON (button));
+    collect_menu_actions (gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (button)), actions);
+    for (guint format = 0; format < SMPROF_EXPORT_N_FORMATS; format++)
+      {
+        g_autofree char *action = g_strconcat ("job-page.export-", smprof_export_format_to_string (format), NULL);
+
+        g_assert_true (g_ptr_array_find_with_equal_func (actions, action, g_str_equal, NULL));
+        g_assert_true (probe_sensitive (page, action));
+      }
+  }
 
   /* The Export menu's SVG item: the save dialog suggests a name from the
    * job, the selection and the node; accept it in the build folder. */
@@ -1102,13 +1135,79 @@ test_export (void)
   g_assert_cmpint (gdk_texture_get_height (png), >, 100);
   g_assert_cmpuint (ui_test_count_colors (png), >, 10);
 
+  /* The pictures follow the flame graph's zoom: zoomed to the first root
+   * frame's first child, the SVG holds fewer frames. */
+  {
+    SmprofFlameGraph *flame_graph = smprof_flame_graph_view_get_flame_graph (page->flame_graph_view);
+    SmprofCallTree *tree = smprof_profile_get_call_tree (page->profile);
+    guint32 root = smprof_call_tree_get_node (tree, SMPROF_CALL_TREE_ROOT)->first_child;
+    guint32 child = smprof_call_tree_get_node (tree, root)->first_child;
+    g_autofree char *zoomed_path = g_build_filename (dir, "zoomed.svg", NULL);
+    g_autoptr(GFile) zoomed_file = g_file_new_for_path (zoomed_path);
+    g_autofree char *zoomed = NULL;
+    g_autoptr(GMarkupParseContext) zoomed_context = NULL;
+    SvgCheck zoomed_check = { 0 };
+
+    g_assert_cmpuint (child, !=, SMPROF_CALL_TREE_NONE);
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "job-page.show-view", "s", "flame-graph"));
+    g_assert_true (smprof_flame_graph_get_profile (flame_graph) == page->profile);
+    smprof_flame_graph_zoom_to_node (flame_graph, child);
+    g_assert_cmpuint (smprof_flame_graph_get_zoom_node (flame_graph), ==, child);
+    g_object_set_data (G_OBJECT (page), "test-export-done", NULL);
+    smprof_job_page_export_async (page, SMPROF_EXPORT_SVG, zoomed_file, NULL, export_done_cb, &error);
+    g_assert_true (viewer_test_wait (export_done, page, 30000));
+    g_assert_no_error (error);
+    g_assert_true (g_file_get_contents (zoomed_path, &zoomed, &length, &error));
+    g_assert_no_error (error);
+    zoomed_context = g_markup_parse_context_new (&svg_parser, 0, &zoomed_check, NULL);
+    g_assert_true (g_markup_parse_context_parse (zoomed_context, zoomed, length, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (zoomed_check.n_rects, >, 0);
+    g_assert_cmpuint (zoomed_check.n_rects, <, check.n_rects);
+    g_free (zoomed_check.text);
+    smprof_flame_graph_reset_zoom (flame_graph);
+  }
+
   close_window (window);
 
-  /* Pyinstrument: no pstats. */
+  /* Pyinstrument: every format too; its pstats file holds a row per row of
+   * the Functions table, with the same cumulative times. */
   window = open_job ("pt-pyinstrument", &page);
-  g_assert_false (probe_sensitive (page, "job-page.export-pstats"));
-  g_assert_true (probe_sensitive (page, "job-page.export-speedscope"));
-  g_assert_true (probe_sensitive (page, "job-page.export-svg"));
+  for (guint format = 0; format < SMPROF_EXPORT_N_FORMATS; format++)
+    {
+      g_autofree char *action = g_strconcat ("job-page.export-", smprof_export_format_to_string (format), NULL);
+
+      g_assert_true (probe_sensitive (page, action));
+    }
+  {
+    g_autofree char *prof_path = g_build_filename (dir, "sampled.prof", NULL);
+    g_autoptr(GFile) prof_file = g_file_new_for_path (prof_path);
+    g_autoptr(GBytes) bytes = NULL;
+    g_autoptr(SmprofFuncTable) table = smprof_func_table_new ();
+    g_autoptr(SmprofPstats) stats = NULL;
+    g_autoptr(SmprofProfile) profile = g_object_ref (page->profile);
+
+    smprof_job_page_export_async (page, SMPROF_EXPORT_PSTATS, prof_file, NULL, export_done_cb, &error);
+    g_assert_true (viewer_test_wait (export_done, page, 30000));
+    g_assert_no_error (error);
+    bytes = g_file_load_bytes (prof_file, NULL, NULL, &error);
+    g_assert_no_error (error);
+    stats = smprof_pstats_parse (bytes, table, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (stats->n_funcs, ==, smprof_profile_get_n_functions (profile));
+    g_assert_cmpuint (stats->n_funcs, >, 10);
+    for (guint i = 0; i < stats->n_funcs; i++)
+      {
+        const SmprofFunctionRow *row = smprof_profile_get_function (profile, i);
+
+        g_assert_cmpstr (smprof_func_table_get_name (table, stats->funcs[i].func), ==,
+                         smprof_func_table_get_name (smprof_call_tree_get_table (smprof_profile_get_call_tree (profile)),
+                                                     row->func));
+        g_assert_cmpfloat_with_epsilon (stats->funcs[i].ct, row->cumtime, 1e-9);
+        g_assert_cmpint (stats->funcs[i].nc, >=, stats->funcs[i].cc);
+        g_assert_cmpint (stats->funcs[i].cc, >=, 1);
+      }
+  }
   close_window (window);
 }
 

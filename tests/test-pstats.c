@@ -12,6 +12,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include "smprof-cprofile-profile.h"
 #include "smprof-func-table.h"
 #include "smprof-marshal.h"
 #include "smprof-pstats.h"
@@ -920,6 +921,55 @@ test_pstats_sagemaker_2020 (void)
     }
   g_assert_cmpuint (n_edges, ==, 6072);
   g_assert_cmpuint (append_callers, ==, 97);
+
+  /* The same through the aggregation the queries use (Stats().add in the
+   * table's order), down to the merged entries section 5.4 lists. */
+  {
+    g_autoptr(SmprofCprofileProfile) merged = smprof_cprofile_profile_new (table);
+    g_autoptr(GArray) by_cumtime = NULL;
+    const SmprofProfileEntry *top;
+    g_autofree char *top_label = NULL;
+    guint m_edges = 0;
+    guint m_builtins = 0;
+    guint m_recursive = 0;
+    gboolean found_append = FALSE;
+
+    for (guint s = 0; s < G_N_ELEMENTS (samples_2020); s++)
+      smprof_cprofile_profile_add (merged, stats[s]);
+
+    g_assert_cmpuint (smprof_cprofile_profile_get_n_entries (merged), ==, 2823);
+    g_assert_cmpint (smprof_cprofile_profile_get_total_calls (merged), ==, 182272);
+    g_assert_cmpint (smprof_cprofile_profile_get_prim_calls (merged), ==, 172892);
+    g_assert_cmpfloat (smprof_cprofile_profile_get_total_tt (merged), ==, 10.778179000000002);
+
+    for (guint i = 0; i < smprof_cprofile_profile_get_n_entries (merged); i++)
+      {
+        const SmprofProfileEntry *entry = smprof_cprofile_profile_get_entry (merged, i);
+
+        m_edges += entry->callers->len;
+        m_builtins += strcmp (smprof_func_table_get_file (table, entry->func), "~") == 0;
+        m_recursive += entry->cc != entry->nc;
+        if (entry->func == append)
+          {
+            found_append = TRUE;
+            g_assert_cmpint (entry->cc, ==, 6379);
+            g_assert_cmpint (entry->nc, ==, 6379);
+            g_assert_cmpfloat_with_epsilon (entry->tt, 0.005238, 1e-12);
+            g_assert_cmpfloat_with_epsilon (entry->ct, 0.005238, 1e-12);
+            g_assert_cmpuint (entry->callers->len, ==, 97);
+          }
+      }
+    g_assert_true (found_append);
+    g_assert_cmpuint (m_edges, ==, 6072);
+    g_assert_cmpuint (m_builtins, ==, 338);
+    g_assert_cmpuint (m_recursive, ==, 60);
+
+    /* sort_stats("cumtime") puts the training script's main first */
+    by_cumtime = smprof_cprofile_profile_sorted (merged, SMPROF_SORT_CUMTIME);
+    top = smprof_cprofile_profile_get_entry (merged, g_array_index (by_cumtime, guint, 0));
+    top_label = smprof_func_table_dup_label (table, top->func);
+    g_assert_true (g_str_has_suffix (top_label, "tf_keras_fit_eager.py:46(main)"));
+  }
 
   for (guint s = 0; s < G_N_ELEMENTS (samples_2020); s++)
     smprof_pstats_free (stats[s]);

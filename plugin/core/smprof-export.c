@@ -98,15 +98,6 @@ smprof_export_format_get_mime_type (SmprofExportFormat format)
   return formats[format].mime_type;
 }
 
-/* Pyinstrument samples stacks and never counts calls, and a pstats file is
- * made of call counts: a viewer greys that menu item out for Pyinstrument. */
-gboolean
-smprof_export_format_supports (SmprofExportFormat format,
-                               SmprofProfiler     profiler)
-{
-  return format != SMPROF_EXPORT_PSTATS || profiler == SMPROF_PROFILER_CPROFILE;
-}
-
 /* A local job is named by its last two folders ("data/sample-job",
  * "my-job/profiler-output"): enough to tell jobs apart in a report, without
  * the machine's paths. A URI (s3://bucket/prefix) stays whole. */
@@ -441,7 +432,27 @@ write_picture (SmprofProfile              *profile,
   SmprofCallTree *tree = smprof_profile_get_call_tree (profile);
   g_autoptr(SmprofFlameLayout) layout = NULL;
   g_autofree char *subtitle = smprof_export_dup_subtitle (profile, options->selection);
-  SmprofFlameRenderOptions render = {
+  SmprofFlameRenderOptions render;
+  CairoSink sink = { stream, cancellable, NULL };
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  cairo_status_t status;
+  double height;
+
+  /* A zoomed picture shows one frame's subtree: say whose, or its widths
+   * read as the whole selection's. */
+  if (options->zoom_node != SMPROF_CALL_TREE_ROOT)
+    {
+      g_autofree char *frame = smprof_export_dup_frame_label (smprof_call_tree_get_table (tree),
+                                                              smprof_call_tree_get_node (tree, options->zoom_node)->func);
+      /* TRANSLATORS: a flame graph picture's subtitle, then the frame it is zoomed to */
+      char *zoomed = g_strdup_printf (_("%s · zoomed to %s"), subtitle, frame);
+
+      g_free (subtitle);
+      subtitle = zoomed;
+    }
+
+  render = (SmprofFlameRenderOptions) {
     .title = options->title,
     .subtitle = subtitle,
     .note = smprof_profile_is_estimated (profile) ? _("Call tree estimated from cProfile’s call graph") : NULL,
@@ -450,11 +461,6 @@ write_picture (SmprofProfile              *profile,
     .dark = options->dark,
     .palette = options->palette,
   };
-  CairoSink sink = { stream, cancellable, NULL };
-  cairo_surface_t *surface;
-  cairo_t *cr;
-  cairo_status_t status;
-  double height;
 
   if (render.title == NULL)
     render.title = options->direction == SMPROF_FLAME_DIRECTION_DOWN ? _("Icicle graph") : _("Flame graph");
@@ -493,18 +499,9 @@ write_picture (SmprofProfile              *profile,
 
 static gboolean
 check_options (SmprofProfile              *profile,
-               SmprofExportFormat          format,
                const SmprofExportOptions  *options,
                GError                    **error)
 {
-  if (!smprof_export_format_supports (format, smprof_profile_get_profiler (profile)))
-    {
-      g_set_error_literal (error, SMPROF_EXPORT_ERROR, SMPROF_EXPORT_ERROR_UNSUPPORTED,
-                           _("A pstats file needs cProfile stats: Pyinstrument samples stacks and does not "
-                             "count calls. Export speedscope, folded or json instead."));
-      return FALSE;
-    }
-
   if (!(options->width >= MIN_WIDTH_PX && options->width <= MAX_WIDTH_PX))
     {
       g_set_error (error, SMPROF_EXPORT_ERROR, SMPROF_EXPORT_ERROR_INVALID,
@@ -541,8 +538,7 @@ check_options (SmprofProfile              *profile,
  * Writes @profile in @format. This reads only @profile, which is immutable:
  * call it from a worker thread (GTask) so a large export does not block the UI.
  *
- * Returns: %FALSE with @error set when the format cannot hold the profile
- *   (%SMPROF_EXPORT_ERROR_UNSUPPORTED), an option is out of range
+ * Returns: %FALSE with @error set when an option is out of range
  *   (%SMPROF_EXPORT_ERROR_INVALID) or writing failed (a `G_IO_ERROR`)
  */
 gboolean
@@ -566,7 +562,7 @@ smprof_export_profile (SmprofProfile              *profile,
       options = &defaults;
     }
 
-  if (!check_options (profile, format, options, error))
+  if (!check_options (profile, options, error))
     return FALSE;
 
   switch (format)

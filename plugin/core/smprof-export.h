@@ -58,8 +58,6 @@ typedef struct
 
 /**
  * SmprofExportError:
- * @SMPROF_EXPORT_ERROR_UNSUPPORTED: the format cannot hold this profile
- *   (pstats of a Pyinstrument profile)
  * @SMPROF_EXPORT_ERROR_INVALID: an option is out of range
  * @SMPROF_EXPORT_ERROR_FAILED: a library the export goes through failed
  *
@@ -67,7 +65,6 @@ typedef struct
  */
 typedef enum
 {
-  SMPROF_EXPORT_ERROR_UNSUPPORTED,
   SMPROF_EXPORT_ERROR_INVALID,
   SMPROF_EXPORT_ERROR_FAILED,
 } SmprofExportError;
@@ -87,8 +84,6 @@ gboolean    smprof_export_format_from_string     (const char                 *te
 const char *smprof_export_format_to_string       (SmprofExportFormat          format);
 const char *smprof_export_format_get_extension   (SmprofExportFormat          format);
 const char *smprof_export_format_get_mime_type   (SmprofExportFormat          format);
-gboolean    smprof_export_format_supports        (SmprofExportFormat          format,
-                                                  SmprofProfiler              profiler);
 char       *smprof_export_dup_subtitle           (SmprofProfile              *profile,
                                                   const char                 *selection);
 char       *smprof_export_dup_frame_label        (SmprofFuncTable            *table,

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <utime.h>
 
-#include "smprof-s3-cache.h"
+#include "smprof-s3-cache-private.h"
 
 /* Object files carry a small text header (format, ETag, size, SHA-256 of the
  * body) before the body, so one rename publishes both and a file is trusted
@@ -26,7 +26,7 @@
  * key is always escaped. A file and a folder of the same key prefix
  * ("a" and "a/b") therefore never collide. */
 #define OBJECT_SUFFIX "@"
-#define MAX_HEADER 4096
+#define MAX_HEADER SMPROF_S3_CACHE_MAX_HEADER
 #define MAX_SEGMENT 180
 #define MAX_RELATIVE_PATH 3000
 /* Temporary files older than this were left by a crash. */
@@ -279,26 +279,20 @@ object_path (SmprofS3Cache *self,
   return g_build_filename (self->dir, relative, NULL);
 }
 
-typedef struct
-{
-  char    *etag;
-  char    *sha256;
-  guint64  size;
-  gsize    header_length;
-} Header;
+typedef SmprofS3CacheHeader Header;
 
-static void
-header_clear (Header *header)
+void
+_smprof_s3_cache_header_clear (Header *header)
 {
   g_clear_pointer (&header->etag, g_free);
   g_clear_pointer (&header->sha256, g_free);
 }
 
 /* Reads "smprof-s3-object 1", then "name value" lines up to an empty line. */
-static gboolean
-parse_header (const char *data,
-              gsize       length,
-              Header     *header)
+gboolean
+_smprof_s3_cache_parse_header (const char *data,
+                               gsize       length,
+                               Header     *header)
 {
   const char *end = data + MIN (length, MAX_HEADER);
   const char *line = data + strlen (OBJECT_MAGIC);
@@ -363,7 +357,7 @@ read_header (const char *path,
 
   *file_size = st.st_size;
 
-  return parse_header (buffer, n, header);
+  return _smprof_s3_cache_parse_header (buffer, n, header);
 }
 
 static void
@@ -415,7 +409,7 @@ smprof_s3_cache_contains (SmprofS3Cache *self,
 
   path = object_path (self, endpoint, bucket, key);
   matches = read_header (path, &header, &file_size) && header_matches (&header, etag, size, file_size);
-  header_clear (&header);
+  _smprof_s3_cache_header_clear (&header);
 
   return matches;
 }
@@ -455,13 +449,13 @@ smprof_s3_cache_lookup (SmprofS3Cache *self,
   if (!g_file_get_contents (path, &contents, &length, NULL))
     return NULL;
 
-  if (!parse_header (contents, length, &header))
+  if (!_smprof_s3_cache_parse_header (contents, length, &header))
     goto damaged;
 
   if (!header_matches (&header, etag, size, length))
     {
       /* an older version of the object: not damaged, just stale */
-      header_clear (&header);
+      _smprof_s3_cache_header_clear (&header);
       return NULL;
     }
 
@@ -475,12 +469,12 @@ smprof_s3_cache_lookup (SmprofS3Cache *self,
   {
     gsize offset = header.header_length;
 
-    header_clear (&header);
+    _smprof_s3_cache_header_clear (&header);
     return g_bytes_new_from_bytes (whole, offset, size);
   }
 
 damaged:
-  header_clear (&header);
+  _smprof_s3_cache_header_clear (&header);
   g_unlink (path);
   return NULL;
 }

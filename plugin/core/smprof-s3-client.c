@@ -768,6 +768,21 @@ perform (SmprofS3Client  *self,
   return NULL;
 }
 
+/* "Code: Message" of an S3 <Error> document, or NULL if @data is none. */
+static char *
+error_document_said (const char *data,
+                     gsize       length)
+{
+  g_autoptr(SmprofS3ErrorResponse) response = smprof_s3_error_response_parse (data, length);
+
+  if (response == NULL)
+    return NULL;
+
+  return response->message != NULL
+    ? g_strdup_printf ("%s: %s", response->code, response->message)
+    : g_strdup (response->code);
+}
+
 /**
  * smprof_s3_client_list_objects:
  * @self: a client
@@ -821,6 +836,20 @@ smprof_s3_client_list_objects (SmprofS3Client  *self,
 
   data = g_bytes_get_data (body, &length);
 
+  /* A 200 answer holding an <Error> document (a proxy or an S3-compatible
+   * server may send one): read as a listing it would only say "expected a
+   * ListBucketResult", so say what the server said. */
+  {
+    g_autofree char *said = error_document_said (data != NULL ? data : "", length);
+
+    if (said != NULL)
+      {
+        g_set_error (error, SMPROF_S3_ERROR, SMPROF_S3_ERROR_BAD_RESPONSE,
+                     _("the listing of %s was answered with an S3 error document (%s)"), what, said);
+        return NULL;
+      }
+  }
+
   return smprof_s3_list_page_parse (data != NULL ? data : "", length, error);
 }
 
@@ -851,9 +880,38 @@ smprof_s3_client_get_object (SmprofS3Client  *self,
   g_autofree char *what = g_strdup_printf ("s3://%s/%s", bucket, key);
   Request request = { "GET", bucket, key, NULL, 0, what,
                       expected_size != G_MAXUINT64 ? expected_size : MAX_UNLISTED_OBJECT };
+  g_autoptr(GBytes) body = NULL;
+  gsize length;
+  const char *data;
 
   g_return_val_if_fail (SMPROF_IS_S3_CLIENT (self), NULL);
   g_return_val_if_fail (bucket != NULL && key != NULL, NULL);
 
-  return perform (self, &request, etag, cancellable, error);
+  body = perform (self, &request, etag, cancellable, error);
+  if (body == NULL)
+    return NULL;
+
+  /* A 200 answer holding an <Error> document: read as a profile it would
+   * only be "damaged", so say what the server said (and cache nothing). A
+   * cProfile dump never starts with '<' and a Pyinstrument session starts
+   * with '{', so only a body that starts as XML is read as one. */
+  data = g_bytes_get_data (body, &length);
+  if (data != NULL &&
+      ((length >= 5 && memcmp (data, "<?xml", 5) == 0) ||
+       (length >= 6 && memcmp (data, "<Error", 6) == 0)))
+    {
+      g_autofree char *said = error_document_said (data, length);
+
+      if (said != NULL)
+        {
+          if (etag != NULL)
+            g_clear_pointer (etag, g_free);
+          g_set_error (error, SMPROF_S3_ERROR, SMPROF_S3_ERROR_BAD_RESPONSE,
+                       _("%s was answered with an S3 error document (%s) instead of the object"),
+                       what, said);
+          return NULL;
+        }
+    }
+
+  return g_steal_pointer (&body);
 }

@@ -15,7 +15,7 @@
 #include "smprof-s3-cache.h"
 #include "smprof-s3-client.h"
 #include "smprof-s3-error.h"
-#include "smprof-s3-source.h"
+#include "smprof-s3-source-private.h"
 
 #define LISTING_MAGIC "smprof-s3-listing 1"
 #define CPROFILE_FILE "python_stats"
@@ -605,7 +605,7 @@ static char *
 dup_key (SmprofS3Source *self,
          const char     *path)
 {
-  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&self->lock);
+  G_GNUC_UNUSED g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&self->lock);
 
   return join_key (self->resolved ? self->root : self->prefix, path);
 }
@@ -614,7 +614,7 @@ static char *
 smprof_s3_source_dup_location (SmprofSource *source)
 {
   SmprofS3Source *self = SMPROF_S3_SOURCE (source);
-  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&self->lock);
+  G_GNUC_UNUSED g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&self->lock);
   const char *root = self->resolved ? self->root : self->prefix;
 
   return g_strdup_printf ("s3://%s%s%s", self->bucket, root[0] != '\0' ? "/" : "", root);
@@ -683,19 +683,10 @@ run_parallel (GPtrArray    *items,
 
 /* Listing ----------------------------------------------------------------------- */
 
-typedef struct
-{
-  char              *path;
-  SmprofListingKind  kind;
-  guint64            size;
-  char              *etag;
-} Entry;
-
-typedef struct
-{
-  char *path;
-  char *message;
-} Problem;
+/* The listing types of smprof-s3-source-private.h, by their short names. */
+typedef SmprofS3FoundEntry Entry;
+typedef SmprofS3FoundProblem Problem;
+typedef SmprofS3Found Found;
 
 static void
 entry_free (gpointer data)
@@ -717,13 +708,6 @@ problem_free (gpointer data)
   g_free (problem);
 }
 
-/* What one listing (live or cached) found, in the order the index gets it. */
-typedef struct
-{
-  GPtrArray *entries;   /* Entry */
-  GPtrArray *problems;  /* Problem */
-} Found;
-
 static Found *
 found_new (void)
 {
@@ -735,8 +719,8 @@ found_new (void)
   return found;
 }
 
-static void
-found_free (Found *found)
+void
+_smprof_s3_found_free (Found *found)
 {
   if (found == NULL)
     return;
@@ -746,7 +730,7 @@ found_free (Found *found)
   g_free (found);
 }
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Found, found_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Found, _smprof_s3_found_free)
 
 static void
 found_add (Found             *found,
@@ -913,7 +897,7 @@ node_task_free (gpointer data)
 
   g_free (task->prefix);
   g_free (task->path);
-  found_free (task->found);
+  _smprof_s3_found_free (task->found);
   g_clear_error (&task->error);
   g_free (task);
 }
@@ -1400,11 +1384,11 @@ unescape (const char *text)
   return g_uri_unescape_string (text, NULL);
 }
 
-static GBytes *
-serialize_listing (const char  *root,
-                   const char  *scope,
-                   guint        depth,
-                   Found       *found)
+GBytes *
+_smprof_s3_listing_serialize (const char  *root,
+                              const char  *scope,
+                              guint        depth,
+                              Found       *found)
 {
   GString *out = g_string_new (LISTING_MAGIC "\n");
 
@@ -1442,14 +1426,17 @@ serialize_listing (const char  *root,
   return g_string_free_to_bytes (out);
 }
 
-static Found *
-parse_listing (GBytes  *bytes,
-               char   **root,
-               char   **scope,
-               guint   *depth)
+Found *
+_smprof_s3_listing_parse (GBytes  *bytes,
+                          char   **root,
+                          char   **scope,
+                          guint   *depth)
 {
   g_autoptr(Found) found = found_new ();
-  g_autofree char *text = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  gsize length = 0;
+  const char *data = g_bytes_get_data (bytes, &length);
+  /* an empty GBytes may have no data pointer */
+  g_autofree char *text = g_strndup (data != NULL ? data : "", length);
   g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
   gboolean ended = FALSE;
   guint n = g_strv_length (lines);
@@ -1488,7 +1475,9 @@ parse_listing (GBytes  *bytes,
           g_autofree char *path = unescape (fields[1]);
           g_autofree char *message = unescape (fields[2]);
 
-          if (path == NULL || message == NULL)
+          /* Messages are shown as they are, and the ones written here were
+           * all UTF-8: anything else is damage. */
+          if (path == NULL || message == NULL || !g_utf8_validate (message, -1, NULL))
             return NULL;
           found_add_problem (found, path, message);
         }
@@ -1528,7 +1517,7 @@ list_into (SmprofS3Source  *self,
       g_autoptr(GBytes) cached = smprof_s3_cache_lookup_listing (self->cache, id);
 
       if (cached != NULL)
-        found = parse_listing (cached, &root, &scope, &depth);
+        found = _smprof_s3_listing_parse (cached, &root, &scope, &depth);
       if (found == NULL)
         {
           g_clear_pointer (&root, g_free);
@@ -1545,7 +1534,7 @@ list_into (SmprofS3Source  *self,
 
       if (self->cache != NULL)
         {
-          g_autoptr(GBytes) serialized = serialize_listing (root, scope, depth, found);
+          g_autoptr(GBytes) serialized = _smprof_s3_listing_serialize (root, scope, depth, found);
           g_autoptr(GError) local_error = NULL;
 
           if (!smprof_s3_cache_store_listing (self->cache, id, serialized, &local_error))
@@ -1692,7 +1681,7 @@ lookup_cached_info (SmprofS3Source  *self,
                     char           **etag,
                     guint64         *size)
 {
-  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&self->lock);
+  G_GNUC_UNUSED g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&self->lock);
   ObjectInfo *info = lookup_info_locked (self, path);
 
   if (info == NULL)

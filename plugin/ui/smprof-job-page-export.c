@@ -10,9 +10,8 @@
 
 /* Export writes the selection shown (SmprofJobPage:profile, the chosen
  * nodes) through the core's export API on a worker thread. Each format has
- * its own action, `job-page.export-FORMAT`, so the menu greys out what
- * cannot be written (pstats of a Pyinstrument profile) and everything when
- * nothing is aggregated yet; `job-page.export` takes the format by name.
+ * its own action, `job-page.export-FORMAT`, so the menu greys everything out
+ * while nothing is aggregated yet; `job-page.export` takes the format by name.
  * A save dialog (GtkFileChooserNative, so the portal inside Flatpak)
  * suggests a name from the job and the selection. */
 
@@ -101,6 +100,7 @@ export_profile_async (SmprofJobPage       *self,
                       GAsyncReadyCallback  callback,
                       gpointer             user_data)
 {
+  SmprofFlameGraph *flame_graph = smprof_flame_graph_view_get_flame_graph (self->flame_graph_view);
   g_autoptr(GTask) task = NULL;
   SmprofExportOptions options;
 
@@ -119,10 +119,11 @@ export_profile_async (SmprofJobPage       *self,
   smprof_export_options_init (&options);
   options.selection = description;
   /* Pictures take the colour scheme the flame graph shows (the light variant:
-   * a file outlives the window's style). */
-  smprof_flame_palette_from_string (smprof_flame_graph_get_color_scheme (
-                                      smprof_flame_graph_view_get_flame_graph (self->flame_graph_view)),
-                                    &options.palette);
+   * a file outlives the window's style), and its zoom: what is looked at is
+   * what goes into the report. */
+  smprof_flame_palette_from_string (smprof_flame_graph_get_color_scheme (flame_graph), &options.palette);
+  if (smprof_flame_graph_get_profile (flame_graph) == profile)
+    options.zoom_node = smprof_flame_graph_get_zoom_node (flame_graph);
 
   g_task_set_task_data (task, g_object_ref (profile), g_object_unref);
   smprof_export_profile_to_file_async (profile, format, &options, file, cancellable,
@@ -336,13 +337,6 @@ export_with_dialog (SmprofJobPage      *self,
   if (self->profile == NULL)
     return;
 
-  if (!smprof_export_format_supports (format, smprof_profile_get_profiler (self->profile)))
-    {
-      _smprof_job_page_show_error (self, _("A pstats file needs cProfile stats: Pyinstrument samples stacks "
-                                           "and does not count calls. Export speedscope, folded or JSON instead."));
-      return;
-    }
-
   if (self->export_dialog != NULL)
     {
       gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->export_dialog));
@@ -403,7 +397,7 @@ export_menu_action (GtkWidget  *widget,
   gtk_menu_button_popup (SMPROF_JOB_PAGE (widget)->export_button);
 }
 
-/* Enabled for what the shown profile can be written as. */
+/* Enabled once there is a profile to write. */
 void
 _smprof_job_page_update_export_actions (SmprofJobPage *self)
 {
@@ -412,9 +406,7 @@ _smprof_job_page_update_export_actions (SmprofJobPage *self)
   gtk_widget_action_set_enabled (widget, "job-page.export", self->profile != NULL);
   gtk_widget_action_set_enabled (widget, "job-page.export-report", self->profile != NULL);
   for (guint i = 0; i < SMPROF_EXPORT_N_FORMATS; i++)
-    gtk_widget_action_set_enabled (widget, export_formats[i].action,
-                                   self->profile != NULL &&
-                                   smprof_export_format_supports (i, smprof_profile_get_profiler (self->profile)));
+    gtk_widget_action_set_enabled (widget, export_formats[i].action, self->profile != NULL);
 }
 
 void

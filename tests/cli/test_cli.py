@@ -70,9 +70,8 @@ def check_source_errors(tap, tmp):
         tap.check(expect_exit(cmd, 3, "no-such-job"), "nonexistent source exits 3 and names it: %s" % cmd[0])
     empty = os.path.join(tmp, "not-a-job")
     os.makedirs(empty)
-    rc, out, err = smprof("list", empty, "--json")
-    tap.ok(rc != 0 and err.strip(), "a folder holding no framework/ is refused with a message (exit %d)" % rc,
-           ["stdout %r stderr %r" % (out[:200], err[:300])])
+    tap.check(expect_exit(["list", empty, "--json"], 3, "not-a-job"),
+              "a folder holding no framework/ exits 3 and names it")
     afile = os.path.join(tmp, "a-file")
     with open(afile, "w") as fh:
         fh.write("x\n")
@@ -289,6 +288,137 @@ def check_default_profiler(tap):
     tap.check(p, "by-step defaults: --end-step = --step, --mode train, --start-phase stepstart, --end-phase stepend")
 
 
+CPROFILE_KEYS = ["profiler", "node_ids", "intervals", "total_calls", "primitive_calls", "total_time", "functions"]
+FUNCTION_KEYS = ["file", "line", "function", "ncalls", "primitive_calls", "tottime", "cumtime", "callers"]
+CALLER_KEYS = FUNCTION_KEYS[:-1]
+PYINSTRUMENT_KEYS = ["profiler", "node_ids", "intervals", "total_time", "tree"]
+FRAME_KEYS = ["function", "file", "line", "time", "self_time", "children"]
+
+
+def keys_problems(obj, want, what):
+    if not isinstance(obj, dict):
+        return ["%s is not an object: %r" % (what, obj)]
+    if sorted(obj) != sorted(want):
+        return ["%s keys %r, expected exactly %r" % (what, sorted(obj), sorted(want))]
+    return []
+
+
+def cprofile_keys_problems(stats, what):
+    p = keys_problems(stats, CPROFILE_KEYS, what)
+    if p:
+        return p
+    for f in stats["functions"]:
+        p += keys_problems(f, FUNCTION_KEYS, what + " function")
+        for c in f.get("callers") or []:
+            p += keys_problems(c, CALLER_KEYS, what + " caller")
+        if p:
+            return p[:3]
+    if not stats["functions"] or not any(f["callers"] for f in stats["functions"]):
+        p.append("%s: no function with callers to check" % what)
+    return p
+
+
+def frame_keys_problems(frames, what):
+    p = []
+    for f in frames:
+        p += keys_problems(f, FRAME_KEYS, what)
+        if p:
+            return p
+        p += frame_keys_problems(f["children"], what)
+    return p
+
+
+def check_json_keys(tap):
+    """The JSON objects carry exactly the keys the contract lists, no more."""
+    rc, got, out, err, p = smprof_json("stats", PT, "--step", "5", "--json")
+    if not p:
+        p = cprofile_keys_problems(got, "stats")
+        for f in got["functions"]:
+            if f["file"] == "~" and (f["line"] != 0 or not f["function"].startswith("<")):
+                p.append("built-in %r: expected file '~', line 0 and cProfile's '<...>' label" % (f,))
+    tap.check(p, "cProfile stats --json: exactly the contract's keys (top level, functions, callers)")
+
+    rc, got, out, err, p = smprof_json("stats", PTI, "--all", "--node", "all", "--json")
+    if not p:
+        p = keys_problems(got, PYINSTRUMENT_KEYS, "stats")
+        if not p:
+            if not got["tree"]:
+                p.append("empty tree")
+            p += frame_keys_problems(got["tree"], "frame")
+    tap.check(p, "Pyinstrument stats --json: exactly the contract's keys (top level, every frame)")
+
+    rc, got, out, err, p = smprof_json("stats", PT, "--training-phase", "--json")
+    if not p:
+        p = keys_problems(got, ["pairs"], "--training-phase")
+        for pair in (got.get("pairs") or [] if not p else []):
+            p += keys_problems(pair, ["start_mode", "end_mode", "stats"], "pair")
+            if not p:
+                p += cprofile_keys_problems(pair["stats"], "pair stats")
+            if p:
+                break
+    tap.check(p, "--training-phase --json: {pairs: [{start_mode, end_mode, stats}]} and nothing else")
+
+    rc, got, out, err, p = smprof_json("stats", TF, "--job-phase", "--json")
+    if not p:
+        p = keys_problems(got, ["initialization", "training_loop", "finalization"], "--job-phase")
+        for phase, stats in (got.items() if not p else []):
+            if stats is not None:
+                p += cprofile_keys_problems(stats, phase)
+    tap.check(p, "--job-phase --json: {initialization, training_loop, finalization}, each stats or null")
+
+    rc, got, out, err, p = smprof_json("nodes", TF, "--json")
+    if not p and (not isinstance(got, list) or not got or got != sorted(got)
+                  or not all(isinstance(n, str) for n in got)):
+        p.append("nodes --json %r: expected a sorted array of node ids" % (got,))
+    tap.check(p, "nodes --json: a sorted JSON array of strings")
+
+
+def pstats_label(f):
+    """pstats.func_std_string: what the human table's last column shows."""
+    if f["file"] == "~" and f["function"].startswith("<") and f["function"].endswith(">"):
+        return "{%s}" % f["function"][1:-1]
+    return "%s:%d(%s)" % (f["file"], f["line"], f["function"])
+
+
+def table_rows(out):
+    """The rows of the human table: (first column, label)."""
+    lines = out.splitlines()
+    rows = []
+    for i, ln in enumerate(lines):
+        if ln.strip().startswith("ncalls") and ln.rstrip().endswith("filename:lineno(function)"):
+            for row in lines[i + 1:]:
+                if not row.strip():
+                    break
+                cols = row.split(None, 5)
+                rows.append((cols[0], cols[5] if len(cols) > 5 else ""))
+            break
+    return rows
+
+
+def check_human_sort_limit(tap):
+    """The human table is sorted and limited like the JSON: cumtime and 30 rows by default."""
+    base = ["stats", PT, "--node", "all", "--all"]
+    for extra, key, limit in (([], "cumtime", 30), (["--sort", "tottime", "--limit", "7"], "tottime", 7),
+                              (["--sort", "ncalls", "--limit", "4"], "ncalls", 4),
+                              (["--limit", "5"], "cumtime", 5)):
+        rc, out, err = smprof(*(base + extra))
+        rc2, js, _, _, p = smprof_json(*(base + ["--json", "--sort", key, "--limit", str(limit)]))
+        if rc != 0:
+            p.append("exit %d; stderr %r" % (rc, err[:300]))
+        if not p:
+            got = [label for calls, label in table_rows(out)]
+            want = [pstats_label(f) for f in js["functions"]]
+            if len(want) != limit:
+                p.append("the JSON has %d functions, expected %d" % (len(want), limit))
+            if got != want:
+                p.append("table rows %r\n  expected (--json --sort %s --limit %d) %r" % (got, key, limit, want))
+            total = len(smprof_json(*(base + ["--json"]))[1]["functions"])
+            if "List reduced from %d to %d" % (total, limit) not in out:
+                p.append("no 'List reduced from %d to %d' line" % (total, limit))
+        tap.check(p, "human %s: the %d first rows by %s, as --json --sort %s --limit %d gives them"
+                  % (" ".join(extra) or "(no --sort/--limit)", limit, key, key, limit))
+
+
 def main(tap):
     with tempfile.TemporaryDirectory(prefix="smprof-cli-") as tmp:
         check_usage(tap)
@@ -301,6 +431,8 @@ def main(tap):
         check_profiler_mismatch(tap)
         check_source_levels(tap)
         check_default_profiler(tap)
+        check_json_keys(tap)
+        check_human_sort_limit(tap)
 
 
 if __name__ == "__main__":

@@ -302,8 +302,10 @@ PY_NODE = "0-algo-1"
 
 
 def frame(function, file_path, line_no, time, children=()):
+    # group_id and class_name: keys pyinstrument 4.x adds, which must be ignored
     return {"function": function, "file_path_short": os.path.basename(file_path), "file_path": file_path,
             "line_no": line_no, "time": time, "is_application_code": file_path.startswith("/opt/ml/code"),
+            "group_id": None, "class_name": "Model" if function == "forward" else None,
             "children": list(children)}
 
 

@@ -14,6 +14,7 @@ import json
 import marshal
 import os
 import random
+import re
 import shutil
 import stat
 import sys
@@ -37,10 +38,11 @@ def pick_intervals(base, node, n):
     return [ivs[1 + i * step] for i in range(n)]
 
 
-def run_case(tap, tmp, pristine, fw, prof, label, damage, deleted, needle):
+def run_case(tap, tmp, pristine, fw, prof, label, damage, deleted, needle, byte_offset=False):
     """damage(job) damages a fresh copy; ``deleted``: interval folders
     (node/interval) to delete from the reference copy; ``needle``: text the
-    warning must contain."""
+    warning must contain; ``byte_offset``: that warning also gives the byte
+    offset where the marshal reader stopped."""
     idx = len(os.listdir(tmp))
     job = os.path.join(tmp, "case-%02d" % idx)
     ref = os.path.join(tmp, "ref-%02d" % idx)
@@ -56,7 +58,11 @@ def run_case(tap, tmp, pristine, fw, prof, label, damage, deleted, needle):
         p.append("%s: exit %d, expected 0; stderr %r" % (cmdline(args), rc, err[:400]))
     elif needle not in err:
         p.append("stderr does not name %r:\n%s" % (needle, err[:600] or "(empty)"))
-    tap.check(p, "damaged %s: exit 0 and a warning naming %s" % (label, needle))
+    elif byte_offset and not any(needle in ln and re.search(r"python_stats: .*\bbyte [0-9]+: ", ln)
+                                 for ln in err.splitlines()):
+        p.append("the warning naming %r gives no 'byte N:' offset:\n%s" % (needle, err[:600]))
+    tap.check(p, "damaged %s: exit 0 and a warning naming %s%s"
+              % (label, needle, " and the byte offset" if byte_offset else ""))
     p = []
     try:
         got = json.loads(out) if rc == 0 else None
@@ -136,8 +142,10 @@ def cprofile_cases(tap, tmp):
         os.makedirs(os.path.join(f, "inner"))
     cases.append(("python_stats is a directory", as_directory, [6], iv[6]))
 
+    marshal_damage = {truncate, garbage, empty}
     for label, damage, ks, needle in cases:
-        run_case(tap, sub, pristine, fw, prof, label, damage, ["%s/%s" % (nodes_of[k], iv[k]) for k in ks], needle)
+        run_case(tap, sub, pristine, fw, prof, label, damage, ["%s/%s" % (nodes_of[k], iv[k]) for k in ks], needle,
+                 byte_offset=damage in marshal_damage)
 
     # An unreadable file. Root reads files whatever their mode, so then smprof
     # runs as nobody, over copies every user may read but this one file.

@@ -12,7 +12,10 @@
  *   sample PID TIME ADDR,ADDR,... (innermost first)
  *   jitmap ADDR NAME
  *   other TYPE
- * Times are nanoseconds since the capture's start. Exit 1 if the file cannot be read to its end.
+ * Times are nanoseconds since the capture's start. Exit 1 if a frame the reader
+ * announced cannot be read. The reader's peek stops quietly at a truncated
+ * frame as at the end, so a caller checks the frames it counts (the export test
+ * checks every mark and every sample).
  */
 
 #include <inttypes.h>

@@ -12,6 +12,7 @@ Environment: SMPROF, SMPROF_TEST_DATA (as for tests/cli), SYSCAP_DUMP (the
 built tests/export/syscap-dump), SMPROF_EXPORT_TMP (a scratch folder).
 """
 
+import collections
 import csv
 import json
 import os
@@ -248,6 +249,65 @@ def check_cprofile(env, name, sel):
     check_common(env, source, sel, what, stats, stats_text, cprofile=True)
 
 
+def sampled_pstats(tree):
+    """What a pstats file of a sampled tree holds, worked out from the frames
+    of `stats --json`: per function (file, line, name), its frames as calls
+    (nc), those not inside a frame of the same function as primitive calls
+    (cc), the summed self time (tt; Pyinstrument's rounding to 6 decimals can
+    make a self time -1e-06, read as 0) and the time of those outer frames (ct);
+    per caller the same over the frames it called, where a call is primitive
+    unless the same caller -> callee call is already on the stack."""
+    entries = {}
+    # (frame, parent key, keys above, caller -> callee pairs above)
+    todo = [(frame, None, frozenset(), frozenset()) for frame in tree]
+    while todo:
+        frame, parent, above, pairs_above = todo.pop()
+        key = (frame["file"], frame["line"], frame["function"])
+        entry = entries.setdefault(key, [0, 0, 0.0, 0.0, {}])
+        entry[1] += 1
+        entry[2] += max(frame["self_time"], 0.0)
+        if key not in above:
+            entry[0] += 1
+            entry[3] += frame["time"]
+        pairs = pairs_above
+        if parent is not None:
+            caller = entry[4].setdefault(parent, [0, 0, 0.0, 0.0])
+            caller[0] += 1
+            caller[2] += max(frame["self_time"], 0.0)
+            if (parent, key) not in pairs_above:
+                caller[1] += 1
+                caller[3] += frame["time"]
+            pairs = pairs_above | {(parent, key)}
+        for child in frame["children"]:
+            todo.append((child, key, above | {key}, pairs))
+    return entries
+
+
+def compare_sampled_pstats(expected, st):
+    p = []
+    if set(st.stats) != set(expected):
+        p.append("functions: %d in the file, %d in the tree; e.g. only in the file %r, only in the tree %r" % (
+            len(st.stats), len(expected), sorted(set(st.stats) - set(expected))[:2],
+            sorted(set(expected) - set(st.stats))[:2]))
+        return p
+    for key, (cc, nc, tt, ct, callers) in expected.items():
+        got = st.stats[key]
+        if got[0] != cc or got[1] != nc or not close(got[2], tt, abs_=1e-9) or not close(got[3], ct, abs_=1e-9):
+            p.append("%r: file %r, tree %r" % (key, got[:4], (cc, nc, tt, ct)))
+        elif set(got[4]) != set(callers):
+            p.append("%r: callers %r in the file, %r in the tree" % (key, sorted(got[4]), sorted(callers)))
+        else:
+            for caller, (cnc, ccc, ctt, cct) in callers.items():
+                g = got[4][caller]
+                if g[0] != cnc or g[1] != ccc or not close(g[2], ctt, abs_=1e-9) or not close(g[3], cct, abs_=1e-9):
+                    p.append("%r called by %r: file %r, tree %r" % (key, caller, g, (cnc, ccc, ctt, cct)))
+        if len(p) > 5:
+            break
+    if not p and st.total_calls != sum(e[1] for e in expected.values()):
+        p.append("total calls %d" % st.total_calls)
+    return p
+
+
 def check_pyinstrument(env, name, sel):
     tap = env.tap
     source = job(name)
@@ -256,12 +316,14 @@ def check_pyinstrument(env, name, sel):
     if not tap.check(p, "%s: stats --json runs" % what):
         return
 
-    out = env.path("pstats")
-    rc, _, err = smprof("export", source, *sel, "--format", "pstats", "-o", out)
-    tap.check(([] if rc == 2 else ["exit %d, expected 2" % rc]) +
-              ([] if "cProfile" in err and "Pyinstrument" in err else ["message does not explain: %r" % err]) +
-              ([] if not os.path.exists(out) else ["a file was written"]),
-              "%s: pstats is refused for Pyinstrument, with a reason" % what)
+    # pstats: CPython loads it, with what the sampled tree says of each function
+    out, p = env.export(source, sel, "pstats")
+    if not p:
+        try:
+            p += compare_sampled_pstats(sampled_pstats(stats["tree"]), pstats.Stats(out))
+        except Exception as e:  # noqa: BLE001 - any failure to load is the finding
+            p.append("pstats.Stats(%s) failed: %r" % (out, e))
+    tap.check(p, "%s: pstats loads in CPython and equals the tree of stats --json" % what)
 
     check_common(env, source, sel, what, stats, stats_text, cprofile=False)
 
@@ -356,6 +418,19 @@ def check_common(env, source, sel, what, stats, stats_text, cprofile):
     check_syscap(env, source, sel, what, stats)
 
 
+def selection_words(sel):
+    """Words the pictures' subtitle uses for the selections of the cases above."""
+    if "--all" in sel:
+        return ["all intervals"]
+    if "--pre-step-zero" in sel:
+        return ["pre-step-zero"]
+    if "--step" in sel:
+        start = sel[sel.index("--step") + 1]
+        end = sel[sel.index("--end-step") + 1] if "--end-step" in sel else start
+        return ["steps %s (stepstart)" % start, "%s (stepend)" % end]
+    return []
+
+
 def check_pictures(env, source, sel, what, stats, cprofile):
     tap = env.tap
 
@@ -371,9 +446,14 @@ def check_pictures(env, source, sel, what, stats, cprofile):
                 p.append("no frames")
             if texts.get("title") != "Export <test> & co":
                 p.append("title %r" % texts.get("title"))
+            subtitle = texts.get("subtitle", "")
             for node in stats["node_ids"]:
-                if node not in texts.get("subtitle", ""):
-                    p.append("subtitle %r does not name node %s" % (texts.get("subtitle"), node))
+                if node not in subtitle:
+                    p.append("subtitle %r does not name node %s" % (subtitle, node))
+            n = len(stats["intervals"])
+            for word in [os.path.basename(source), "%d interval%s" % (n, "" if n == 1 else "s")] + selection_words(sel):
+                if word not in subtitle:
+                    p.append("subtitle %r does not say %r" % (subtitle, word))
             if ("note" in texts) != cprofile:
                 p.append("the 'estimated' note should be there exactly for cProfile")
             if root.find(SVG_NS + "script") is None or "search" not in texts:
@@ -457,10 +537,12 @@ def check_syscap(env, source, sel, what, stats):
             break
     if min((int(m[2]) for m in marks), default=0) < 0 or min((int(s[2]) for s in samples), default=0) < 0:
         p.append("a frame is stamped before the capture's start")
+    p += check_syscap_marks(marks, processes, lines)
 
     # Expected samples: per node, each stack's weight in microseconds over the period, rounded.
     period = int(meta.get("sample-period-us", 0))
     expected = 0
+    want_stacks = collections.Counter()
     if period <= 0:
         p.append("no sample period in the smprof metadata: %r" % meta)
     else:
@@ -475,12 +557,94 @@ def check_syscap(env, source, sel, what, stats):
                 stacks, q = parse_folded(folded)
                 p += q
                 expected += sum((w + period // 2) // period for _, w in stacks)
+                for frames, w in stacks:
+                    want_stacks[(node, tuple(frames))] += (w + period // 2) // period
     if len(samples) != expected:
         p.append("%d samples, expected %d" % (len(samples), expected))
     unnamed = {a for s in samples for a in s[3].split(",") if a and a not in jitmap}
     if unnamed:
         p.append("%d sample addresses have no jitmap name" % len(unnamed))
+    elif period > 0:
+        # Each sample's stack, named through jitmap (innermost first), is one
+        # of the node's folded stacks: as many samples as its weight asks.
+        got_stacks = collections.Counter(
+            (processes.get(s[1]), tuple(folded_name(jitmap[a]) for a in reversed(s[3].split(",")) if a))
+            for s in samples)
+        want_stacks = +want_stacks
+        if got_stacks != want_stacks:
+            diff = sorted((got_stacks - want_stacks).items())[:2] + sorted((want_stacks - got_stacks).items())[:2]
+            p.append("sample stacks differ from the folded stacks, e.g. %r" % (diff,))
+        p += check_syscap_sample_times(marks, samples)
     tap.check(p, "%s: syscap reads back: a process per node, a mark per interval, %d samples" % (what, expected))
+
+
+def folded_name(jitmap_name):
+    """A jitmap name as the folded export labels the same frame."""
+    return jitmap_name.replace(";", ",").replace("\\n", " ").replace("\r", " ")
+
+
+MARK_NAME_BYTES = 40  # sizeof (SysprofCaptureMark.name), its NUL included
+
+
+def mark_name_of(interval):
+    """The mark name an interval folder asks for: mode, step and phase of both
+    bounds ("train 3 stepstart->forwardpassend"), the end's mode and step
+    left out when they are the start's."""
+    start, end = interval.split("_")
+    sm, ss, sp, _ = start.split("-")
+    em, es, ep, _ = end.split("-")
+    name = "%s %s %s->" % (sm, ss, sp)
+    if (sm, ss) == (em, es):
+        return name + ep
+    return name + ("%s %s %s" % (em, es, ep) if sm != em else "%s %s" % (es, ep))
+
+
+def check_syscap_marks(marks, processes, lines):
+    """Mark names, durations and times against the intervals their messages name."""
+    p = []
+    rows = []
+    for m in marks:
+        interval = m[6].split("/", 1)[1]
+        iv = taplib.parse_interval(interval)
+        full = mark_name_of(interval)
+        start = full[:full.index("->") + 2]
+        if len(full.encode()) < MARK_NAME_BYTES:
+            ok = m[5] == full
+        else:  # cut at a word, never into the start bound
+            ok = (len(m[5].encode()) < MARK_NAME_BYTES and m[5].startswith(start) and
+                  full.startswith(m[5]) and full[len(m[5])] == " " or m[5] == start)
+        if not ok:
+            p.append("mark %r is named %r, expected %r" % (m[6], m[5], full))
+            break
+        rows.append((int(m[2]), int(m[3]), iv["start_time_since_epoch_in_micros"],
+                     iv["end_time_since_epoch_in_micros"]))
+    if p or not rows:
+        return p
+    # The job's clock, shifted: mark time = t0 + (interval start - earliest start),
+    # t0 the time every process frame carries (right after the capture's start).
+    origin = min(r[2] for r in rows)
+    t0 = {int(l[2]) for l in lines if l[0] == "process"}
+    if len(t0) != 1 or not 0 <= min(t0) < 10 ** 9:
+        return p + ["process frames stamped at %r, expected one time within a second of the start" % sorted(t0)]
+    t0 = t0.pop()
+    for time, duration, start_us, end_us in rows:
+        if abs(time - (t0 + (start_us - origin) * 1000)) > 2 or abs(duration - (end_us - start_us) * 1000) > 2:
+            p.append("mark at %d ns lasting %d ns; the interval is at %.3f us lasting %.3f us after the earliest" % (
+                time, duration, start_us - origin, end_us - start_us))
+            break
+    return p
+
+
+def check_syscap_sample_times(marks, samples):
+    """Every sample falls within one of its process's marks (its node's intervals)."""
+    spans = {}
+    for m in marks:
+        spans.setdefault(m[1], []).append((int(m[2]), int(m[2]) + int(m[3])))
+    for s in samples:
+        t = int(s[2])
+        if not any(a - 2 <= t <= b + 2 for a, b in spans.get(s[1], [])):
+            return ["a sample of pid %s at %d ns is outside its node's intervals" % (s[1], t)]
+    return []
 
 
 BROWSER_PROBE = """<script type="text/ecmascript"><![CDATA[
@@ -605,9 +769,9 @@ def check_cli(env):
     keep = env.path("pstats")
     with open(keep, "w") as fh:
         fh.write("keep me")
-    rc, _, err = smprof("export", job("pt-pyinstrument"), "--all", "--format", "pstats", "-o", keep)
-    tap.check([] if rc == 2 and open(keep).read() == "keep me" else ["exit %d, file now %r" % (rc, open(keep).read()[:20])],
-              "export: a refused export leaves the existing file alone")
+    rc, _, err = smprof("export", job("pt-pyinstrument"), "--step", "100000", "--format", "pstats", "-o", keep)
+    tap.check([] if rc == 1 and open(keep).read() == "keep me" else ["exit %d, file now %r" % (rc, open(keep).read()[:20])],
+              "export: a failed export (no interval selected) leaves the existing file alone")
 
     # Direction: row 0 at the bottom of a flame graph, at the top of an icicle.
     ys = {}

@@ -1,6 +1,6 @@
 /* fuzz-pstats.c: smprof_pstats_parse() on arbitrary bytes, then what the
  * viewer and the CLI do with a parsed file: the pstats merge, its sorted
- * views and the estimated call tree
+ * views and the estimated call tree; and the fast path on the same bytes
  *
  * SPDX-FileCopyrightText: 2026 The smprof authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -12,7 +12,7 @@
 #include "smprof-call-tree.h"
 #include "smprof-cprofile-profile.h"
 #include "smprof-profile.h"
-#include "smprof-pstats.h"
+#include "smprof-pstats-private.h"
 #include "smprof-types.h"
 
 FUZZ_DEFINE_INITIALIZE ()
@@ -41,6 +41,85 @@ check_stats (const SmprofPstats *stats,
     }
 }
 
+static void
+check_same_stats (const SmprofPstats *a,
+                  const SmprofPstats *b)
+{
+  FUZZ_CHECK (a->n_funcs == b->n_funcs);
+  FUZZ_CHECK (a->n_callers == b->n_callers);
+  FUZZ_CHECK (a->total_calls == b->total_calls);
+  FUZZ_CHECK (a->prim_calls == b->prim_calls);
+  FUZZ_CHECK (memcmp (&a->total_tt, &b->total_tt, sizeof a->total_tt) == 0);
+  for (guint i = 0; i < a->n_funcs; i++)
+    {
+      const SmprofFuncStat *x = &a->funcs[i];
+      const SmprofFuncStat *y = &b->funcs[i];
+
+      FUZZ_CHECK (x->func == y->func && x->first_caller == y->first_caller && x->n_callers == y->n_callers);
+      FUZZ_CHECK (x->cc == y->cc && x->nc == y->nc);
+      FUZZ_CHECK (memcmp (&x->tt, &y->tt, sizeof x->tt) == 0 && memcmp (&x->ct, &y->ct, sizeof x->ct) == 0);
+    }
+  for (guint i = 0; i < a->n_callers; i++)
+    {
+      const SmprofCallerStat *x = &a->callers[i];
+      const SmprofCallerStat *y = &b->callers[i];
+
+      FUZZ_CHECK (x->caller == y->caller && x->legacy == y->legacy && x->nc == y->nc && x->cc == y->cc);
+      FUZZ_CHECK (memcmp (&x->tt, &y->tt, sizeof x->tt) == 0 && memcmp (&x->ct, &y->ct, sizeof x->ct) == 0);
+    }
+}
+
+/* smprof_pstats_parse() tries its single-pass fast reader first, but only
+ * once the function table knows keys: with the fresh table above it always
+ * takes the general path. In a job every file after the first meets a full
+ * table, so read the same bytes again through the fast path, now that the
+ * first read interned the keys it met (all of them, or those before the
+ * damage when the marshal document reads but the stats do not). Its promise
+ * (tests/test-pstats-paths.c): it interns nothing, and whatever it reads the
+ * general path reads to the very same stats. @general is the general path's
+ * answer on @bytes, or NULL to ask it here. */
+static void
+check_fast_path (GBytes             *bytes,
+                 SmprofFuncTable    *table,
+                 const SmprofPstats *general)
+{
+  guint size = smprof_func_table_get_size (table);
+  g_autoptr(SmprofPstats) fast = _smprof_pstats_parse_fast (bytes, table);
+  g_autoptr(SmprofPstats) asked = NULL;
+
+  FUZZ_CHECK (smprof_func_table_get_size (table) == size);
+  if (fast == NULL)
+    return;
+  if (general == NULL)
+    {
+      asked = _smprof_pstats_parse_general (bytes, table, NULL);
+      general = asked;
+    }
+  FUZZ_CHECK (general != NULL);
+  check_stats (fast, table);
+  check_same_stats (fast, general);
+}
+
+/* A file cut short (an upload that stopped) met with the keys of the whole
+ * file already known: the fast path must give up or agree with the general
+ * one, never read past the cut. */
+static void
+check_fast_path_cut (const uint8_t   *data,
+                     size_t           size,
+                     SmprofFuncTable *table)
+{
+  const size_t cuts[] = { size - 1, size / 2, size / 3 };
+
+  if (size < 2 || smprof_func_table_get_size (table) == 0)
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (cuts); i++)
+    {
+      g_autoptr(GBytes) cut = fuzz_bytes (data, cuts[i]);
+
+      check_fast_path (cut, table, NULL);
+    }
+}
+
 int
 LLVMFuzzerTestOneInput (const uint8_t *data,
                         size_t         size)
@@ -51,6 +130,9 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   g_autoptr(SmprofPstats) stats = smprof_pstats_parse (bytes, table, &error);
   g_autoptr(SmprofCprofileProfile) profile = NULL;
   g_autoptr(SmprofCallTree) tree = NULL;
+
+  check_fast_path (bytes, table, stats);
+  check_fast_path_cut (data, size, table);
 
   if (stats == NULL)
     {
