@@ -925,6 +925,28 @@ find_file_chooser (void)
   return NULL;
 }
 
+/* The drop-down a file chooser shows for the choice labelled @label (the
+ * label, then the drop-down, side by side). */
+static GtkDropDown *
+find_choice_drop_down (GtkWidget  *widget,
+                       const char *label)
+{
+  if (GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_label (GTK_LABEL (widget)), label) == 0 &&
+      GTK_IS_DROP_DOWN (gtk_widget_get_next_sibling (widget)))
+    return GTK_DROP_DOWN (gtk_widget_get_next_sibling (widget));
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkDropDown *found = find_choice_drop_down (child, label);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
 static gboolean
 has_file_chooser (gpointer data)
 {
@@ -970,6 +992,7 @@ typedef struct
   gboolean in_svg;
   gboolean has_subtitle;
   guint    n_rects;
+  double   width;
   char    *text;
 } SvgCheck;
 
@@ -984,7 +1007,12 @@ svg_start (GMarkupParseContext  *context,
   SvgCheck *check = user_data;
 
   if (g_str_equal (element, "svg"))
-    check->in_svg = TRUE;
+    {
+      check->in_svg = TRUE;
+      for (guint i = 0; names[i] != NULL; i++)
+        if (g_str_equal (names[i], "width"))
+          check->width = g_ascii_strtod (values[i], NULL);
+    }
   if (g_str_equal (element, "rect"))
     check->n_rects++;
 }
@@ -1002,6 +1030,30 @@ svg_text (GMarkupParseContext  *context,
 
   g_free (check->text);
   check->text = joined;
+}
+
+/* Exports the page's selection as an SVG through its API, and parses it. */
+static void
+export_svg_checked (SmprofJobPage        *page,
+                    GFile                *file,
+                    const GMarkupParser  *parser,
+                    SvgCheck             *check)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GMarkupParseContext) context = NULL;
+  g_autofree char *contents = NULL;
+  gsize length;
+
+  g_object_set_data (G_OBJECT (page), "test-export-done", NULL);
+  smprof_job_page_export_async (page, SMPROF_EXPORT_SVG, file, NULL, export_done_cb, &error);
+  g_assert_true (viewer_test_wait (export_done, page, 30000));
+  g_assert_no_error (error);
+  g_assert_true (g_file_load_contents (file, NULL, &contents, &length, NULL, &error));
+  g_assert_no_error (error);
+  context = g_markup_parse_context_new (parser, 0, check, NULL);
+  g_assert_true (g_markup_parse_context_parse (context, contents, length, &error));
+  g_assert_no_error (error);
+  g_assert_true (check->in_svg);
 }
 
 /* The actions a menu model's items (and its sections' items) name. */
@@ -1098,6 +1150,26 @@ test_export (void)
     gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "selection.svg");
     g_assert_true (viewer_test_wait (chooser_picks, dialog, 10000));
   }
+  /* A picture's direction and width are choices in the dialog itself, which
+   * opens on the defaults; pick an icicle 800 px wide in its drop-downs. */
+  g_assert_cmpstr (gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (page->export_dialog), "direction"), ==, "flame");
+  g_assert_cmpstr (gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (page->export_dialog), "width"), ==, "1200");
+  {
+    GtkDropDown *direction = find_choice_drop_down (dialog, "Draw as");
+    GtkDropDown *width = find_choice_drop_down (dialog, "Width");
+    GListModel *labels;
+
+    g_assert_nonnull (direction);
+    g_assert_nonnull (width);
+    labels = gtk_drop_down_get_model (width);
+    g_assert_cmpuint (g_list_model_get_n_items (labels), ==, 4);
+    g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (labels), 0), ==, "1200 px wide");
+    g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (labels), 1), ==, "800 px wide");
+    gtk_drop_down_set_selected (direction, 1);
+    gtk_drop_down_set_selected (width, 1);
+  }
+  g_assert_cmpstr (gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (page->export_dialog), "direction"), ==, "icicle");
+  g_assert_cmpstr (gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (page->export_dialog), "width"), ==, "800");
   /* Accepted, as the portal's or the dialog's Export button answers
    * (GtkFileChooserDialog's own accept path re-reads its entry on its own). */
   gtk_native_dialog_hide (GTK_NATIVE_DIALOG (page->export_dialog));
@@ -1118,6 +1190,20 @@ test_export (void)
   g_assert_no_error (error);
   g_assert_true (check.in_svg);
   g_assert_cmpuint (check.n_rects, >, 10);
+  g_assert_cmpfloat (check.width, ==, 800);
+  g_assert_nonnull (strstr (check.text, "Icicle graph"));
+
+  /* The next picture's dialog opens on the last choices; others have none. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "job-page.export-png", NULL));
+  g_assert_true (viewer_test_wait (has_file_chooser, NULL, 10000));
+  g_assert_cmpstr (gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (page->export_dialog), "direction"), ==, "icicle");
+  g_assert_cmpstr (gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (page->export_dialog), "width"), ==, "800");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "job-page.export-csv", NULL));
+  g_assert_true (viewer_test_wait (has_file_chooser, NULL, 10000));
+  g_assert_null (find_choice_drop_down (find_file_chooser (), "Width"));
+  gtk_native_dialog_hide (GTK_NATIVE_DIALOG (page->export_dialog));
+  g_signal_emit_by_name (page->export_dialog, "response", GTK_RESPONSE_CANCEL);
+  g_assert_null (page->export_dialog);
   g_assert_nonnull (strstr (check.text, "pt-cprofile"));
   g_assert_nonnull (strstr (check.text, "0-algo-1"));
   g_assert_nonnull (strstr (check.text, "train steps 3 (stepstart) – 5 (stepend)"));
@@ -1144,26 +1230,22 @@ test_export (void)
     guint32 child = smprof_call_tree_get_node (tree, root)->first_child;
     g_autofree char *zoomed_path = g_build_filename (dir, "zoomed.svg", NULL);
     g_autoptr(GFile) zoomed_file = g_file_new_for_path (zoomed_path);
-    g_autofree char *zoomed = NULL;
-    g_autoptr(GMarkupParseContext) zoomed_context = NULL;
+    SvgCheck whole_check = { 0 };
     SvgCheck zoomed_check = { 0 };
 
     g_assert_cmpuint (child, !=, SMPROF_CALL_TREE_NONE);
     g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "job-page.show-view", "s", "flame-graph"));
     g_assert_true (smprof_flame_graph_get_profile (flame_graph) == page->profile);
+    export_svg_checked (page, zoomed_file, &svg_parser, &whole_check);
     smprof_flame_graph_zoom_to_node (flame_graph, child);
     g_assert_cmpuint (smprof_flame_graph_get_zoom_node (flame_graph), ==, child);
-    g_object_set_data (G_OBJECT (page), "test-export-done", NULL);
-    smprof_job_page_export_async (page, SMPROF_EXPORT_SVG, zoomed_file, NULL, export_done_cb, &error);
-    g_assert_true (viewer_test_wait (export_done, page, 30000));
-    g_assert_no_error (error);
-    g_assert_true (g_file_get_contents (zoomed_path, &zoomed, &length, &error));
-    g_assert_no_error (error);
-    zoomed_context = g_markup_parse_context_new (&svg_parser, 0, &zoomed_check, NULL);
-    g_assert_true (g_markup_parse_context_parse (zoomed_context, zoomed, length, &error));
-    g_assert_no_error (error);
+    export_svg_checked (page, zoomed_file, &svg_parser, &zoomed_check);
     g_assert_cmpuint (zoomed_check.n_rects, >, 0);
-    g_assert_cmpuint (zoomed_check.n_rects, <, check.n_rects);
+    g_assert_cmpuint (zoomed_check.n_rects, <, whole_check.n_rects);
+    /* the page's API draws with the defaults, whatever the dialog chose last */
+    g_assert_cmpfloat (whole_check.width, ==, 1200);
+    g_assert_null (strstr (whole_check.text, "Icicle graph"));
+    g_free (whole_check.text);
     g_free (zoomed_check.text);
     smprof_flame_graph_reset_zoom (flame_graph);
   }

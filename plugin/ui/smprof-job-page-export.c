@@ -90,11 +90,21 @@ export_profile_cb (GObject      *object,
     g_task_return_error (task, error);
 }
 
+/* How a picture is drawn, from the save dialog's choices (or the defaults). */
+typedef struct
+{
+  SmprofFlameDirection direction;
+  double               width;
+} PictureChoice;
+
+#define PICTURE_CHOICE_DEFAULT ((PictureChoice) { SMPROF_FLAME_DIRECTION_UP, 1200 })
+
 static void
 export_profile_async (SmprofJobPage       *self,
                       SmprofProfile       *profile,
                       const char          *description,
                       SmprofExportFormat   format,
+                      PictureChoice        picture,
                       GFile               *file,
                       GCancellable        *cancellable,
                       GAsyncReadyCallback  callback,
@@ -118,6 +128,8 @@ export_profile_async (SmprofJobPage       *self,
    * selection and how many intervals it sums. */
   smprof_export_options_init (&options);
   options.selection = description;
+  options.direction = picture.direction;
+  options.width = picture.width;
   /* Pictures take the colour scheme the flame graph shows (the light variant:
    * a file outlives the window's style), and its zoom: what is looked at is
    * what goes into the report. */
@@ -158,8 +170,8 @@ smprof_job_page_export_async (SmprofJobPage       *self,
   g_return_if_fail (G_IS_FILE (file));
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
-  export_profile_async (self, self->profile, self->profile_description, format, file, cancellable,
-                        callback, user_data);
+  export_profile_async (self, self->profile, self->profile_description, format, PICTURE_CHOICE_DEFAULT, file,
+                        cancellable, callback, user_data);
 }
 
 /**
@@ -306,6 +318,89 @@ _smprof_job_page_take_dialog_file (SmprofJobPage         *self,
   return file;
 }
 
+static gboolean
+is_picture (SmprofExportFormat format)
+{
+  return format == SMPROF_EXPORT_SVG || format == SMPROF_EXPORT_PNG || format == SMPROF_EXPORT_PDF;
+}
+
+static const char *const picture_widths[] = { "800", "1200", "1600", "2400", NULL };
+
+/* @values with @first moved to the front. GTK 4.8's own dialog (the one used
+ * without a portal) ignores gtk_file_chooser_set_choice() and opens on a
+ * choice's first option, so the option to offer goes first. */
+static void
+order_first (const char *const *values,
+             const char        *first,
+             const char       **ordered)
+{
+  guint n = 0;
+
+  ordered[n++] = first;
+  for (guint i = 0; values[i] != NULL; i++)
+    if (!g_str_equal (values[i], first))
+      ordered[n++] = values[i];
+  ordered[n] = NULL;
+}
+
+/* A picture's options as choices in the save dialog itself (a portal shows
+ * them too), so a report's figure is one step: the direction, and the width
+ * in pixels (PNG, SVG) or points (PDF). The last choices are offered again. */
+static void
+add_picture_choices (SmprofJobPage  *self,
+                     GtkFileChooser *chooser)
+{
+  static const char *const directions[] = { "flame", "icicle", NULL };
+  const char *direction = self->picture_direction != NULL ? self->picture_direction : "flame";
+  const char *width = self->picture_width != NULL ? self->picture_width : "1200";
+  const char *ordered[G_N_ELEMENTS (picture_widths)];
+  const char *labels[G_N_ELEMENTS (picture_widths)];
+  g_autoptr(GPtrArray) owned = g_ptr_array_new_with_free_func (g_free);
+
+  order_first (directions, direction, ordered);
+  for (guint i = 0; ordered[i] != NULL; i++)
+    labels[i] = g_str_equal (ordered[i], "icicle") ? _("Icicle graph") : _("Flame graph");
+  labels[G_N_ELEMENTS (directions) - 1] = NULL;
+  gtk_file_chooser_add_choice (chooser, "direction", _("Draw as"), ordered, labels);
+  gtk_file_chooser_set_choice (chooser, "direction", direction);
+
+  order_first (picture_widths, width, ordered);
+  for (guint i = 0; ordered[i] != NULL; i++)
+    {
+      /* Translators: a picture's width; %s is a number of pixels */
+      labels[i] = g_strdup_printf (_("%s px wide"), ordered[i]);
+      g_ptr_array_add (owned, (char *) labels[i]);
+    }
+  labels[G_N_ELEMENTS (picture_widths) - 1] = NULL;
+  gtk_file_chooser_add_choice (chooser, "width", _("Width"), ordered, labels);
+  gtk_file_chooser_set_choice (chooser, "width", width);
+}
+
+static PictureChoice
+take_picture_choice (SmprofJobPage  *self,
+                     GtkFileChooser *chooser)
+{
+  PictureChoice picture = PICTURE_CHOICE_DEFAULT;
+  const char *direction = gtk_file_chooser_get_choice (chooser, "direction");
+  const char *width = gtk_file_chooser_get_choice (chooser, "width");
+
+  if (g_strcmp0 (direction, "icicle") == 0 || g_strcmp0 (direction, "flame") == 0)
+    {
+      picture.direction = direction[0] == 'i' ? SMPROF_FLAME_DIRECTION_DOWN : SMPROF_FLAME_DIRECTION_UP;
+      g_free (self->picture_direction);
+      self->picture_direction = g_strdup (direction);
+    }
+
+  if (width != NULL && g_strv_contains (picture_widths, width))
+    {
+      picture.width = g_ascii_strtod (width, NULL);
+      g_free (self->picture_width);
+      self->picture_width = g_strdup (width);
+    }
+
+  return picture;
+}
+
 static void
 export_dialog_response_cb (SmprofJobPage        *self,
                            int                   response,
@@ -316,12 +411,16 @@ export_dialog_response_cb (SmprofJobPage        *self,
   const char *description = g_object_get_data (G_OBJECT (dialog), "smprof-export-description");
   g_autoptr(GtkFileChooserNative) owned = NULL;
   g_autoptr(GFile) file = _smprof_job_page_take_dialog_file (self, &self->export_dialog, dialog, response, &owned);
+  PictureChoice picture = PICTURE_CHOICE_DEFAULT;
 
   if (file == NULL)
     return;
 
+  if (is_picture (format))
+    picture = take_picture_choice (self, GTK_FILE_CHOOSER (dialog));
+
   /* The selection as it was when the dialog opened. */
-  export_profile_async (self, profile, description, format, file, self->export_cancellable,
+  export_profile_async (self, profile, description, format, picture, file, self->export_cancellable,
                         export_done_cb, g_object_ref (file));
 }
 
@@ -354,6 +453,9 @@ export_with_dialog (SmprofJobPage      *self,
   gtk_file_filter_add_pattern (filter, pattern);
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
   g_object_unref (filter);
+
+  if (is_picture (format))
+    add_picture_choices (self, GTK_FILE_CHOOSER (dialog));
 
   g_object_set_data (G_OBJECT (dialog), "smprof-export-format", GUINT_TO_POINTER (format));
   g_object_set_data_full (G_OBJECT (dialog), "smprof-export-profile", g_object_ref (self->profile), g_object_unref);
@@ -415,6 +517,8 @@ _smprof_job_page_export_dispose (SmprofJobPage *self)
   if (self->export_cancellable != NULL)
     g_cancellable_cancel (self->export_cancellable);
   g_clear_object (&self->export_cancellable);
+  g_clear_pointer (&self->picture_direction, g_free);
+  g_clear_pointer (&self->picture_width, g_free);
 
   if (self->export_dialog != NULL)
     {

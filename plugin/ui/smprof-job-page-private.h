@@ -71,6 +71,10 @@ struct _SmprofJobPage
   GtkFileChooserNative *report_dialog;     /* smprof-job-page-report.c */
   GCancellable         *export_cancellable;
   guint                 toast_source;
+  /* the save dialog's last picture choices, offered again: "flame" or
+   * "icicle", and a width in pixels as text; NULL until a picture is saved */
+  char                 *picture_direction;
+  char                 *picture_width;
 
   GtkStringList        *node_model;
 
