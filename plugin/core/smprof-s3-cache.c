@@ -367,15 +367,35 @@ touch (const char *path)
   g_utime (path, NULL);
 }
 
+/* Keys and ETags go into the header on one line each. */
+static char *
+escape_line (const char *text)
+{
+  GString *out = g_string_new (NULL);
+
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      if (*p == '\n' || *p == '\r' || *p == '%')
+        g_string_append_printf (out, "%%%02X", (guchar) *p);
+      else
+        g_string_append_c (out, *p);
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+/* The header holds the ETag escaped (escape_line()): compare it so. */
 static gboolean
 header_matches (const Header *header,
                 const char   *etag,
                 guint64       size,
                 guint64       file_size)
 {
+  g_autofree char *escaped = escape_line (etag != NULL ? etag : "");
+
   return header->size == size &&
          (guint64) header->header_length + size == file_size &&
-         g_strcmp0 (header->etag, etag != NULL ? etag : "") == 0;
+         g_strcmp0 (header->etag, escaped) == 0;
 }
 
 /**
@@ -486,23 +506,6 @@ add_to_total (SmprofS3Cache *self,
   g_mutex_lock (&self->lock);
   self->total += bytes;
   g_mutex_unlock (&self->lock);
-}
-
-/* Keys and ETags go into the header on one line each. */
-static char *
-escape_line (const char *text)
-{
-  GString *out = g_string_new (NULL);
-
-  for (const char *p = text; *p != '\0'; p++)
-    {
-      if (*p == '\n' || *p == '\r' || *p == '%')
-        g_string_append_printf (out, "%%%02X", (guchar) *p);
-      else
-        g_string_append_c (out, *p);
-    }
-
-  return g_string_free (out, FALSE);
 }
 
 /**
