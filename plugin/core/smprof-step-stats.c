@@ -51,7 +51,7 @@ struct _SmprofStepStats
  * the standard deviation would not. When more than half of the steps take the
  * very same time (MAD = 0), 1.2533 × the mean absolute deviation stands in for
  * 1.4826 × MAD; when that is 0 too, every step is alike and none is an
- * outlier. Fewer than 3 steps have no outlier. Only slow steps are flagged:
+ * outlier. "The very same" is to the microsecond (SMPROF_STEP_RESOLUTION). Fewer than 3 steps have no outlier. Only slow steps are flagged:
  * a fast step is not a problem to look into.
  *
  * Returns: (transfer none): a translated sentence
@@ -138,6 +138,14 @@ smprof_step_robust_score (double value,
   return scale > 0 ? (value - median) / scale : 0;
 }
 
+/* Deviations below this count as none. A coarse profiler timer (TensorFlow's
+ * cProfile ticks every 10 ms) leaves step times like 0.029999999 and
+ * 0.030000001: a MAD of 1e-9 from that jitter would make one tick's
+ * difference score in the millions. Times are recorded to the microsecond
+ * (timestamps, Pyinstrument's six decimals), so less is noise. For the
+ * stragglers' log ratios it is a relative difference of 1e-6. */
+#define SMPROF_STEP_RESOLUTION 1e-6
+
 /* The median of @values and the rule's scale: 1.4826 × MAD, or 1.2533 × the
  * mean absolute deviation when MAD is 0. @values is reordered. */
 static double
@@ -154,6 +162,8 @@ robust_scale (double *values,
   for (guint i = 0; i < n; i++)
     {
       deviations[i] = fabs (values[i] - *median);
+      if (deviations[i] < SMPROF_STEP_RESOLUTION)
+        deviations[i] = 0;
       mean_deviation += deviations[i];
     }
   qsort (deviations, n, sizeof (double), compare_doubles);

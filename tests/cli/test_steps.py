@@ -28,6 +28,7 @@ CORPORA = {
 }
 MAX_EXTRA = 3          # flagged steps that were not planted, per node
 THRESHOLD = 3.5
+RESOLUTION = 1e-6      # deviations below this count as none (the stated rule)
 
 
 def quantile(sorted_values, q):
@@ -43,7 +44,7 @@ def quantile(sorted_values, q):
 def robust_scale(values):
     values = sorted(values)
     med = quantile(values, 0.5)
-    dev = sorted(abs(v - med) for v in values)
+    dev = sorted(abs(v - med) if abs(v - med) >= RESOLUTION else 0.0 for v in values)
     mad = quantile(dev, 0.5)
     if len(values) < 3:
         return med, 0.0
@@ -302,6 +303,26 @@ def check_mad_zero(tap, tmp):
     tap.check(p, "MAD = 0, one slow step: flagged with a finite score (mean absolute deviation)")
 
 
+def check_coarse_timer(tap):
+    """A real TensorFlow job whose cProfile timer ticks every 10 ms: its step
+    times are 0.02, 0.029999999, 0.030000001, 0.04 s... Jitter of 1e-9 s is
+    no deviation, so one tick's difference scores a few units, not millions."""
+    job = os.path.join(DATA, "real-smdebug", "tf-cprofile")
+    rc, got, out, err, p = smprof_json("steps", job, "--json")
+    if not p:
+        times = sorted({round(s["total_time"], 6) for s in got["steps"]})
+        if not all(abs(t * 100 - round(t * 100)) < 1e-4 for t in times):
+            p.append("the job's step times are not on a 10 ms grid: %r" % times)
+        wild = [(s["node_id"], s["mode"], s["step"], s["score"]) for s in got["steps"] if abs(s["score"]) > 100]
+        if wild:
+            p.append("%d steps score beyond 100, e.g. %r" % (len(wild), wild[:3]))
+        flagged = [(s["node_id"], s["mode"], s["step"]) for s in got["steps"] if s["outlier"]]
+        if flagged:
+            p.append("one 10 ms tick flagged as an outlier: %r" % flagged)
+    tap.check(p, "tf-cprofile (10 ms timer): timer jitter is no deviation, no step flagged")
+    check_rule(tap, "tf-cprofile", job)
+
+
 def check_usage(tap):
     job = os.path.join(DATA, "corpus-outliers-cprofile")
     for args, needle in ((["stats", job, "--all", "--functions"], "--functions"),
@@ -331,6 +352,7 @@ def main(tap):
         check_functions(tap, name, job, profiler, steps_all)
     with tempfile.TemporaryDirectory(prefix="smprof-steps-") as tmp:
         check_mad_zero(tap, tmp)
+    check_coarse_timer(tap)
     check_usage(tap)
 
 
