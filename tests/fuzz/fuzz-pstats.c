@@ -75,7 +75,7 @@ check_same_stats (const SmprofPstats *a,
  * table, so read the same bytes again through the fast path, now that the
  * first read interned the keys it met (all of them, or those before the
  * damage when the marshal document reads but the stats do not). Its promise
- * (tests/test-pstats-paths.c): it interns nothing, and whatever it reads the
+ * (tests/core/test-pstats-paths.c): it interns nothing, and whatever it reads the
  * general path reads to the very same stats. @general is the general path's
  * answer on @bytes, or NULL to ask it here. */
 static void

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Runs a test program under valgrind's memcheck, for the `valgrind` suites.
-# Usage: tests/valgrind-wrap.sh PROGRAM [ARGS...]
+# Usage: tests/viewer/valgrind-wrap.sh PROGRAM [ARGS...]
 # Only with SMPROF_VALGRIND=1 (.ci/run-valgrind.sh sets it); otherwise it
 # prints one TAP skip, so a normal `meson test` stays fast.
 set -u
