@@ -137,55 +137,43 @@ _smprof_timeline_lane_block_y (const SmprofTimelineRow *row,
 }
 
 /* smprof-timeline.c */
-guint                     _smprof_timeline_row_lower_bound    (SmprofTimeline           *self,
-                                                               double                    y);
+void                      _smprof_timeline_invalidate_blocks  (SmprofTimeline           *self);
+void                      _smprof_timeline_invalidate_overlay (SmprofTimeline           *self);
+void                      _smprof_timeline_set_selection_internal (SmprofTimeline       *self,
+                                                               SmprofTimelineSelection  *selection,
+                                                               gboolean                  follows_nodes);
 void                      _smprof_timeline_set_layout         (SmprofTimeline           *self,
                                                                SmprofTimelineLayout     *layout);
+
+/* smprof-timeline-geometry.c */
+double                    _smprof_timeline_plot_width         (SmprofTimeline           *self);
+double                    _smprof_timeline_rows_height        (SmprofTimeline           *self);
 void                      _smprof_timeline_get_viewport       (SmprofTimeline           *self,
                                                                SmprofTimelineViewport   *viewport);
-double                    _smprof_timeline_rows_height        (SmprofTimeline           *self);
+guint                     _smprof_timeline_row_lower_bound    (SmprofTimeline           *self,
+                                                               double                    y);
 int                       _smprof_timeline_row_at_y           (SmprofTimeline           *self,
                                                                double                    y,
                                                                guint                    *lane);
+int                       _smprof_timeline_row_of_node        (SmprofTimeline           *self,
+                                                               guint                     node);
 gboolean                  _smprof_timeline_get_row_rect       (SmprofTimeline           *self,
                                                                guint                     row,
                                                                graphene_rect_t          *rect);
-int                       _smprof_timeline_row_of_node        (SmprofTimeline           *self,
-                                                               guint                     node);
 gboolean                  _smprof_timeline_get_block_rect     (SmprofTimeline           *self,
                                                                const SmprofTimelineItem *item,
                                                                graphene_rect_t          *rect);
 const SmprofTimelineItem *_smprof_timeline_item_at            (SmprofTimeline           *self,
                                                                double                    x,
                                                                double                    y);
-void                      _smprof_timeline_set_view           (SmprofTimeline           *self,
-                                                               double                    start,
-                                                               double                    span);
-void                      _smprof_timeline_zoom_around        (SmprofTimeline           *self,
-                                                               double                    factor,
-                                                               double                    value);
-void                      _smprof_timeline_set_vscroll        (SmprofTimeline           *self,
-                                                               double                    vscroll);
-void                      _smprof_timeline_commit_range       (SmprofTimeline           *self,
-                                                               double                    start,
-                                                               double                    end,
+void                      _smprof_timeline_rebuild_rows       (SmprofTimeline           *self);
+guint                    *_smprof_timeline_dup_row_nodes      (SmprofTimeline           *self,
+                                                               guint                    *n_nodes);
+char                    **_smprof_timeline_dup_node_ids       (SmprofTimeline           *self,
                                                                const guint              *nodes,
                                                                guint                     n_nodes);
-void                      _smprof_timeline_select_item        (SmprofTimeline           *self,
-                                                               const SmprofTimelineItem *item);
-void                      _smprof_timeline_extend_to_item     (SmprofTimeline           *self,
-                                                               const SmprofTimelineItem *item);
-void                      _smprof_timeline_set_focus_item     (SmprofTimeline           *self,
-                                                               const SmprofTimelineItem *item,
-                                                               gboolean                  reveal);
-void                      _smprof_timeline_set_hover_item     (SmprofTimeline           *self,
-                                                               const SmprofTimelineItem *item);
-void                      _smprof_timeline_invalidate_overlay (SmprofTimeline           *self);
-gboolean                  _smprof_timeline_selection_span     (SmprofTimeline           *self,
-                                                               double                   *start,
-                                                               double                   *end);
 
-/* smprof-timeline.c: the strip of steps */
+/* smprof-timeline-geometry.c: the strip of steps */
 const SmprofTimelineStep *_smprof_timeline_step_at            (SmprofTimeline           *self,
                                                                double                    x,
                                                                double                    y,
@@ -194,6 +182,48 @@ gboolean                  _smprof_timeline_get_step_rect      (SmprofTimeline   
                                                                guint                     node,
                                                                const SmprofTimelineStep *step,
                                                                graphene_rect_t          *rect);
+
+/* smprof-timeline-view.c */
+void                      _smprof_timeline_set_view           (SmprofTimeline           *self,
+                                                               double                    start,
+                                                               double                    span);
+void                      _smprof_timeline_reset_view         (SmprofTimeline           *self);
+void                      _smprof_timeline_zoom_around        (SmprofTimeline           *self,
+                                                               double                    factor,
+                                                               double                    value);
+void                      _smprof_timeline_set_vscroll        (SmprofTimeline           *self,
+                                                               double                    vscroll);
+void                      _smprof_timeline_update_adjustments (SmprofTimeline           *self);
+void                      _smprof_timeline_hadjustment_value_changed_cb (SmprofTimeline *self,
+                                                               GtkAdjustment            *adjustment);
+void                      _smprof_timeline_vadjustment_value_changed_cb (SmprofTimeline *self,
+                                                               GtkAdjustment            *adjustment);
+void                      _smprof_timeline_set_adjustment     (SmprofTimeline           *self,
+                                                               GtkAdjustment           **slot,
+                                                               GtkAdjustment            *adjustment,
+                                                               GCallback                 callback,
+                                                               GParamSpec               *pspec);
+void                      _smprof_timeline_update_action_states (SmprofTimeline         *self);
+
+/* smprof-timeline-select.c */
+void                      _smprof_timeline_commit_range       (SmprofTimeline           *self,
+                                                               double                    start,
+                                                               double                    end,
+                                                               const guint              *nodes,
+                                                               guint                     n_nodes);
+void                      _smprof_timeline_select_item        (SmprofTimeline           *self,
+                                                               const SmprofTimelineItem *item);
+gboolean                  _smprof_timeline_selection_span     (SmprofTimeline           *self,
+                                                               double                   *start,
+                                                               double                   *end);
+void                      _smprof_timeline_extend_to_item     (SmprofTimeline           *self,
+                                                               const SmprofTimelineItem *item);
+void                      _smprof_timeline_refresh_selection_for_nodes (SmprofTimeline  *self);
+void                      _smprof_timeline_set_focus_item     (SmprofTimeline           *self,
+                                                               const SmprofTimelineItem *item,
+                                                               gboolean                  reveal);
+void                      _smprof_timeline_set_hover_item     (SmprofTimeline           *self,
+                                                               const SmprofTimelineItem *item);
 
 /* smprof-timeline-draw.c */
 void                      _smprof_timeline_snapshot           (GtkWidget                *widget,

@@ -5,12 +5,15 @@
  */
 
 #include <math.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include <glib/gi18n-lib.h>
 
 #include "smprof-timeline-private.h"
+
+/* The widget's class: its properties and signals, the job and the layout it
+ * shows, and the one place the committed selection changes (it notifies and
+ * emits). Geometry, the view, selecting, drawing and input are in the
+ * smprof-timeline-*.c files next to it (see smprof-timeline-private.h). */
 
 /**
  * SmprofTimeline:
@@ -54,18 +57,8 @@ static guint signals[N_SIGNALS];
 G_DEFINE_FINAL_TYPE_WITH_CODE (SmprofTimeline, smprof_timeline, GTK_TYPE_WIDGET,
                                G_IMPLEMENT_INTERFACE (GTK_TYPE_SCROLLABLE, NULL))
 
-#define MIN_SPAN_TIME_US 10.0
-#define MIN_SPAN_STEP    0.01
-#define ZOOM_FACTOR      1.5
-
-static double
-min_span (SmprofTimeline *self)
-{
-  return self->align_by_step ? MIN_SPAN_STEP : MIN_SPAN_TIME_US;
-}
-
-static void
-invalidate_blocks (SmprofTimeline *self)
+void
+_smprof_timeline_invalidate_blocks (SmprofTimeline *self)
 {
   self->blocks_generation++;
   self->overlay_generation++;
@@ -77,542 +70,6 @@ _smprof_timeline_invalidate_overlay (SmprofTimeline *self)
 {
   self->overlay_generation++;
   gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-static void update_adjustments   (SmprofTimeline *self);
-static void update_action_states (SmprofTimeline *self);
-
-/* Geometry ---------------------------------------------------------------- */
-
-static double
-plot_x (SmprofTimeline *self)
-{
-  return self->label_width;
-}
-
-static double
-plot_width (SmprofTimeline *self)
-{
-  return MAX (1, gtk_widget_get_width (GTK_WIDGET (self)) - self->label_width - SMPROF_TIMELINE_RIGHT_PAD);
-}
-
-double
-_smprof_timeline_rows_height (SmprofTimeline *self)
-{
-  return MAX (0, gtk_widget_get_height (GTK_WIDGET (self)) -
-                 SMPROF_TIMELINE_RULER_HEIGHT - SMPROF_TIMELINE_LEGEND_HEIGHT);
-}
-
-void
-_smprof_timeline_get_viewport (SmprofTimeline         *self,
-                               SmprofTimelineViewport *viewport)
-{
-  viewport->x = plot_x (self);
-  viewport->width = plot_width (self);
-  viewport->start = self->view_start;
-  viewport->span = self->view_span;
-}
-
-/* The first row whose bottom is below content y. */
-guint
-_smprof_timeline_row_lower_bound (SmprofTimeline *self,
-                 double          y)
-{
-  guint lo = 0, hi = self->rows->len;
-
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      const SmprofTimelineRow *r = _smprof_timeline_get_row (self, mid);
-
-      if (r->y + r->height <= y)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-
-  return lo;
-}
-
-/* Returns: the row under widget y, or -1; @lane gets the lane */
-int
-_smprof_timeline_row_at_y (SmprofTimeline *self,
-                           double          y,
-                           guint          *lane)
-{
-  const SmprofTimelineRow *r;
-  double cy;
-  guint row;
-  int l;
-
-  if (y < SMPROF_TIMELINE_RULER_HEIGHT || y >= SMPROF_TIMELINE_RULER_HEIGHT + _smprof_timeline_rows_height (self))
-    return -1;
-
-  cy = y - SMPROF_TIMELINE_RULER_HEIGHT + self->vscroll;
-  row = _smprof_timeline_row_lower_bound (self, cy);
-  if (row >= self->rows->len)
-    return -1;
-
-  r = _smprof_timeline_get_row (self, row);
-  if (cy < r->y)
-    return -1;
-
-  l = (int) floor ((cy - r->y - SMPROF_TIMELINE_ROW_PAD) / SMPROF_TIMELINE_LANE_HEIGHT);
-  if (lane != NULL)
-    *lane = CLAMP (l, 0, (int) smprof_timeline_layout_get_n_lanes (self->layout, r->node) - 1);
-
-  return row;
-}
-
-int
-_smprof_timeline_row_of_node (SmprofTimeline *self,
-                              guint           node)
-{
-  if (self->row_of_node == NULL || node >= self->row_of_node->len)
-    return -1;
-
-  return g_array_index (self->row_of_node, int, node);
-}
-
-/* A row's rectangle in widget coordinates (whether on screen or not). */
-gboolean
-_smprof_timeline_get_row_rect (SmprofTimeline  *self,
-                               guint            row,
-                               graphene_rect_t *rect)
-{
-  const SmprofTimelineRow *r;
-
-  if (row >= self->rows->len)
-    return FALSE;
-
-  r = _smprof_timeline_get_row (self, row);
-  graphene_rect_init (rect, 0, SMPROF_TIMELINE_RULER_HEIGHT + r->y - self->vscroll,
-                      gtk_widget_get_width (GTK_WIDGET (self)), r->height);
-
-  return TRUE;
-}
-
-/* An item's block in widget coordinates, unclipped. */
-gboolean
-_smprof_timeline_get_block_rect (SmprofTimeline           *self,
-                                 const SmprofTimelineItem *item,
-                                 graphene_rect_t          *rect)
-{
-  SmprofTimelineViewport vp;
-  SmprofTimelineAxis axis = _smprof_timeline_axis (self);
-  int row;
-  double x0, x1;
-
-  if (item == NULL || self->layout == NULL)
-    return FALSE;
-
-  row = _smprof_timeline_row_of_node (self, item->node);
-  if (row < 0)
-    return FALSE;
-
-  _smprof_timeline_get_viewport (self, &vp);
-  x0 = smprof_timeline_viewport_value_to_x (&vp, item->start[axis]);
-  x1 = smprof_timeline_viewport_value_to_x (&vp, item->end[axis]);
-  graphene_rect_init (rect, x0,
-                      SMPROF_TIMELINE_RULER_HEIGHT - self->vscroll + _smprof_timeline_lane_block_y (_smprof_timeline_get_row (self, row), item->lane),
-                      x1 - x0, SMPROF_TIMELINE_BLOCK_HEIGHT);
-
-  return TRUE;
-}
-
-const SmprofTimelineItem *
-_smprof_timeline_item_at (SmprofTimeline *self,
-                          double          x,
-                          double          y)
-{
-  SmprofTimelineViewport vp;
-  guint lane;
-  int row;
-
-  if (self->layout == NULL || x < plot_x (self))
-    return NULL;
-
-  row = _smprof_timeline_row_at_y (self, y, &lane);
-  if (row < 0)
-    return NULL;
-
-  /* The strip of steps under the lanes holds no interval. */
-  {
-    const SmprofTimelineRow *r = _smprof_timeline_get_row (self, row);
-
-    if (r->steps_y >= 0 && y - SMPROF_TIMELINE_RULER_HEIGHT + self->vscroll >= r->steps_y - 1)
-      return NULL;
-  }
-
-  _smprof_timeline_get_viewport (self, &vp);
-
-  return smprof_timeline_layout_hit (self->layout, _smprof_timeline_get_row (self, row)->node, lane, _smprof_timeline_axis (self),
-                                     smprof_timeline_viewport_x_to_value (&vp, x),
-                                     2 * vp.span / vp.width);
-}
-
-/* The step under widget (x, y) in a node's strip of steps, or NULL; @node
- * gets its node. */
-const SmprofTimelineStep *
-_smprof_timeline_step_at (SmprofTimeline *self,
-                          double          x,
-                          double          y,
-                          guint          *node)
-{
-  const SmprofTimelineRow *r;
-  SmprofTimelineViewport vp;
-  double cy;
-  int row;
-
-  if (self->steps == NULL || x < plot_x (self))
-    return NULL;
-
-  row = _smprof_timeline_row_at_y (self, y, NULL);
-  if (row < 0)
-    return NULL;
-
-  r = _smprof_timeline_get_row (self, row);
-  cy = y - SMPROF_TIMELINE_RULER_HEIGHT + self->vscroll;
-  if (r->steps_y < 0 || cy < r->steps_y - 1 || cy > r->steps_y + SMPROF_TIMELINE_STEPS_HEIGHT + 1)
-    return NULL;
-
-  _smprof_timeline_get_viewport (self, &vp);
-  if (node != NULL)
-    *node = r->node;
-
-  return smprof_timeline_steps_hit (self->steps, r->node, _smprof_timeline_axis (self),
-                                    smprof_timeline_viewport_x_to_value (&vp, x),
-                                    2 * vp.span / vp.width);
-}
-
-/* A step's tick in widget coordinates, unclipped (at least a pixel wide). */
-gboolean
-_smprof_timeline_get_step_rect (SmprofTimeline           *self,
-                                guint                     node,
-                                const SmprofTimelineStep *step,
-                                graphene_rect_t          *rect)
-{
-  SmprofTimelineViewport vp;
-  SmprofTimelineAxis axis = _smprof_timeline_axis (self);
-  const SmprofTimelineRow *r;
-  int row = _smprof_timeline_row_of_node (self, node);
-  double x0, x1;
-
-  if (step == NULL || row < 0)
-    return FALSE;
-
-  r = _smprof_timeline_get_row (self, row);
-  if (r->steps_y < 0)
-    return FALSE;
-
-  _smprof_timeline_get_viewport (self, &vp);
-  x0 = smprof_timeline_viewport_value_to_x (&vp, step->start[axis]);
-  x1 = smprof_timeline_viewport_value_to_x (&vp, step->end[axis]);
-  graphene_rect_init (rect, x0, SMPROF_TIMELINE_RULER_HEIGHT - self->vscroll + r->steps_y,
-                      MAX (1, x1 - x0), SMPROF_TIMELINE_STEPS_HEIGHT);
-
-  return TRUE;
-}
-
-/* Nodes and rows ------------------------------------------------------------ */
-
-static gboolean
-node_is_visible (SmprofTimeline *self,
-                 const char     *node_id)
-{
-  return self->visible_nodes == NULL || g_strv_contains ((const char * const *) self->visible_nodes, node_id);
-}
-
-static void
-rebuild_rows (SmprofTimeline *self)
-{
-  int max_width = 0;
-
-  g_array_set_size (self->rows, 0);
-  g_array_set_size (self->row_of_node, 0);
-  self->content_height = 0;
-
-  if (self->layout != NULL)
-    {
-      guint n_nodes = smprof_timeline_layout_get_n_nodes (self->layout);
-      int hidden = -1;
-
-      for (guint n = 0; n < n_nodes; n++)
-        g_array_append_val (self->row_of_node, hidden);
-
-      for (guint n = 0; n < n_nodes; n++)
-        {
-          const char *id = smprof_timeline_layout_get_node_id (self->layout, n);
-          SmprofTimelineRow row;
-          int w;
-
-          if (!node_is_visible (self, id))
-            continue;
-
-          g_array_index (self->row_of_node, int, n) = self->rows->len;
-          row.node = n;
-          row.y = self->content_height;
-          row.height = 2 * SMPROF_TIMELINE_ROW_PAD +
-                       smprof_timeline_layout_get_n_lanes (self->layout, n) * SMPROF_TIMELINE_LANE_HEIGHT;
-          row.steps_y = -1;
-          if (self->steps != NULL)
-            {
-              guint n_steps = 0;
-
-              smprof_timeline_steps_get_node (self->steps, n, &n_steps);
-              if (n_steps > 0)
-                {
-                  row.steps_y = row.y + row.height;
-                  row.height += SMPROF_TIMELINE_STEPS_HEIGHT + SMPROF_TIMELINE_STEPS_PAD;
-                }
-            }
-          g_array_append_val (self->rows, row);
-          self->content_height += row.height;
-
-          pango_layout_set_text (self->text, id, -1);
-          pango_layout_get_pixel_size (self->text, &w, NULL);
-          max_width = MAX (max_width, w);
-        }
-    }
-
-  self->label_width = CLAMP (max_width + 20, 72, 240);
-  self->hover_item = NULL;
-  if (self->focus_item != NULL && _smprof_timeline_row_of_node (self, self->focus_item->node) < 0)
-    self->focus_item = NULL;
-  if (self->anchor_item != NULL && _smprof_timeline_row_of_node (self, self->anchor_item->node) < 0)
-    self->anchor_item = NULL;
-
-  gtk_widget_queue_resize (GTK_WIDGET (self));
-  invalidate_blocks (self);
-}
-
-static guint *
-dup_row_nodes (SmprofTimeline *self,
-               guint          *n_nodes)
-{
-  guint *nodes = g_new (guint, MAX (1, self->rows->len));
-
-  for (guint i = 0; i < self->rows->len; i++)
-    nodes[i] = _smprof_timeline_get_row (self, i)->node;
-  *n_nodes = self->rows->len;
-
-  return nodes;
-}
-
-static int
-compare_strings (gconstpointer a,
-                 gconstpointer b)
-{
-  return strcmp (*(const char * const *) a, *(const char * const *) b);
-}
-
-/* Sorted as SmprofJob sorts node ids, whatever the rows' order. */
-static char **
-dup_node_ids (SmprofTimeline *self,
-              const guint    *nodes,
-              guint           n_nodes)
-{
-  char **ids = g_new0 (char *, n_nodes + 1);
-
-  for (guint i = 0; i < n_nodes; i++)
-    ids[i] = g_strdup (smprof_timeline_layout_get_node_id (self->layout, nodes[i]));
-  qsort (ids, n_nodes, sizeof (char *), compare_strings);
-
-  return ids;
-}
-
-/* The view ----------------------------------------------------------------- */
-
-static void
-get_fit (SmprofTimeline *self,
-         double         *start,
-         double         *end)
-{
-  g_autofree guint *nodes = NULL;
-  guint n_nodes = 0;
-  double s = 0, e = 1;
-
-  if (self->layout != NULL && self->rows->len > 0)
-    {
-      nodes = dup_row_nodes (self, &n_nodes);
-      if (!smprof_timeline_layout_get_extent (self->layout, _smprof_timeline_axis (self), nodes, n_nodes, &s, &e))
-        {
-          s = 0;
-          e = 1;
-        }
-
-      /* Steps before or after the profiled intervals are shown too. */
-      for (guint i = 0; self->steps != NULL && i < n_nodes; i++)
-        {
-          double ss, se;
-
-          if (smprof_timeline_steps_get_extent (self->steps, _smprof_timeline_axis (self), nodes[i], &ss, &se))
-            {
-              s = MIN (s, ss);
-              e = MAX (e, se);
-            }
-        }
-    }
-
-  if (e - s < min_span (self))
-    {
-      double mid = (s + e) / 2;
-
-      s = mid - min_span (self) / 2;
-      e = mid + min_span (self) / 2;
-    }
-
-  *start = s;
-  *end = e;
-}
-
-void
-_smprof_timeline_set_view (SmprofTimeline *self,
-                           double          start,
-                           double          span)
-{
-  double fs, fe;
-
-  get_fit (self, &fs, &fe);
-
-  if (!(span > 0) || span >= fe - fs)
-    {
-      span = fe - fs;
-      start = fs;
-      self->view_fit = TRUE;
-    }
-  else
-    {
-      span = MAX (span, min_span (self));
-      start = CLAMP (start, fs, fe - span);
-      self->view_fit = FALSE;
-    }
-
-  if (start != self->view_start || span != self->view_span)
-    {
-      self->view_start = start;
-      self->view_span = span;
-      gtk_widget_queue_draw (GTK_WIDGET (self));
-    }
-
-  update_adjustments (self);
-  update_action_states (self);
-}
-
-static void
-reset_view (SmprofTimeline *self)
-{
-  double fs, fe;
-
-  get_fit (self, &fs, &fe);
-  _smprof_timeline_set_view (self, fs, fe - fs);
-}
-
-void
-_smprof_timeline_zoom_around (SmprofTimeline *self,
-                              double          factor,
-                              double          value)
-{
-  double span = self->view_span / factor;
-
-  span = MAX (span, min_span (self));
-  _smprof_timeline_set_view (self, value - (value - self->view_start) * span / self->view_span, span);
-}
-
-void
-_smprof_timeline_set_vscroll (SmprofTimeline *self,
-                              double          vscroll)
-{
-  double max = MAX (0, self->content_height - _smprof_timeline_rows_height (self));
-
-  vscroll = CLAMP (vscroll, 0, max);
-  if (vscroll != self->vscroll)
-    {
-      self->vscroll = vscroll;
-      self->hover_item = NULL;
-      gtk_widget_queue_draw (GTK_WIDGET (self));
-    }
-  update_adjustments (self);
-}
-
-static void
-update_adjustments (SmprofTimeline *self)
-{
-  double fs, fe, scale, width, rows_height;
-
-  if (self->in_adjustment_update)
-    return;
-  self->in_adjustment_update = TRUE;
-
-  get_fit (self, &fs, &fe);
-  width = plot_width (self);
-  scale = width / self->view_span;
-
-  if (self->hadjustment != NULL)
-    gtk_adjustment_configure (self->hadjustment,
-                              (self->view_start - fs) * scale,
-                              0, (fe - fs) * scale,
-                              width * 0.1, width * 0.9, width);
-
-  rows_height = _smprof_timeline_rows_height (self);
-  if (self->vadjustment != NULL)
-    gtk_adjustment_configure (self->vadjustment,
-                              self->vscroll,
-                              0, MAX (self->content_height, rows_height),
-                              SMPROF_TIMELINE_LANE_HEIGHT, rows_height * 0.9, rows_height);
-
-  self->in_adjustment_update = FALSE;
-}
-
-static void
-hadjustment_value_changed_cb (SmprofTimeline *self,
-                              GtkAdjustment  *adjustment)
-{
-  double fs, fe;
-
-  if (self->in_adjustment_update)
-    return;
-
-  get_fit (self, &fs, &fe);
-  _smprof_timeline_set_view (self,
-                             fs + gtk_adjustment_get_value (adjustment) * self->view_span / plot_width (self),
-                             self->view_span);
-}
-
-static void
-vadjustment_value_changed_cb (SmprofTimeline *self,
-                              GtkAdjustment  *adjustment)
-{
-  if (self->in_adjustment_update)
-    return;
-
-  _smprof_timeline_set_vscroll (self, gtk_adjustment_get_value (adjustment));
-}
-
-static void
-set_adjustment (SmprofTimeline  *self,
-                GtkAdjustment  **slot,
-                GtkAdjustment   *adjustment,
-                GCallback        callback,
-                GParamSpec      *pspec)
-{
-  if (adjustment != NULL && adjustment == *slot)
-    return;
-
-  if (*slot != NULL)
-    {
-      g_signal_handlers_disconnect_by_func (*slot, callback, self);
-      g_clear_object (slot);
-    }
-
-  if (adjustment == NULL)
-    adjustment = gtk_adjustment_new (0, 0, 0, 0, 0, 0);
-
-  *slot = g_object_ref_sink (adjustment);
-  g_signal_connect_object (adjustment, "value-changed", callback, self, G_CONNECT_SWAPPED);
-  update_adjustments (self);
-  if (pspec != NULL)
-    g_object_notify_by_pspec (G_OBJECT (self), pspec);
 }
 
 /* The selection --------------------------------------------------------------- */
@@ -657,10 +114,10 @@ rebuild_selected_flags (SmprofTimeline *self)
 }
 
 /* Takes @selection. */
-static void
-set_selection_internal (SmprofTimeline          *self,
-                        SmprofTimelineSelection *selection,
-                        gboolean                 follows_nodes)
+void
+_smprof_timeline_set_selection_internal (SmprofTimeline          *self,
+                                         SmprofTimelineSelection *selection,
+                                         gboolean                 follows_nodes)
 {
   self->selection_follows_nodes = follows_nodes;
 
@@ -674,219 +131,10 @@ set_selection_internal (SmprofTimeline          *self,
   self->selection = selection;
   rebuild_selected_flags (self);
   _smprof_timeline_invalidate_overlay (self);
-  update_action_states (self);
+  _smprof_timeline_update_action_states (self);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTION]);
   g_signal_emit (self, signals[SELECTION_CHANGED], 0);
-}
-
-static void
-commit_range_on_axis (SmprofTimeline     *self,
-                      SmprofTimelineAxis  axis,
-                      double              start,
-                      double              end,
-                      const guint        *nodes,
-                      guint               n_nodes)
-{
-  g_autofree guint *all = NULL;
-  g_autoptr(GPtrArray) records = NULL;
-  SmprofTimelineSelection *selection;
-  SmprofSelection query;
-  gboolean follows = nodes == NULL;
-
-  if (self->layout == NULL)
-    return;
-
-  if (nodes == NULL)
-    nodes = all = dup_row_nodes (self, &n_nodes);
-
-  records = smprof_timeline_layout_select_range (self->layout, axis, start, end, nodes, n_nodes, &query);
-
-  if (axis == SMPROF_TIMELINE_AXIS_TIME)
-    {
-      g_auto(GStrv) ids = dup_node_ids (self, nodes, n_nodes);
-
-      selection = smprof_timeline_selection_new_query (&query, (const char * const *) ids, records);
-    }
-  else
-    selection = smprof_timeline_selection_new_records (records);
-
-  smprof_timeline_selection_set_range (selection, axis, start, end);
-  set_selection_internal (self, selection, follows);
-}
-
-/* Selects what overlaps [start, end] on the current axis, on @nodes (NULL: the
- * shown nodes, and the selection follows when other nodes are shown). */
-void
-_smprof_timeline_commit_range (SmprofTimeline *self,
-                               double          start,
-                               double          end,
-                               const guint    *nodes,
-                               guint           n_nodes)
-{
-  commit_range_on_axis (self, _smprof_timeline_axis (self), start, end, nodes, n_nodes);
-}
-
-void
-_smprof_timeline_select_item (SmprofTimeline           *self,
-                              const SmprofTimelineItem *item)
-{
-  g_autoptr(GPtrArray) records = g_ptr_array_new ();
-
-  g_ptr_array_add (records, (gpointer) item->record);
-  self->anchor_item = item;
-  set_selection_internal (self, smprof_timeline_selection_new_records (records), FALSE);
-}
-
-/* The selection's span on the current axis: its range, or its intervals. */
-gboolean
-_smprof_timeline_selection_span (SmprofTimeline *self,
-                                 double         *start,
-                                 double         *end)
-{
-  SmprofTimelineAxis axis = _smprof_timeline_axis (self), range_axis;
-
-  if (self->selection == NULL)
-    return FALSE;
-
-  if (smprof_timeline_selection_get_range (self->selection, &range_axis, start, end) && range_axis == axis)
-    return TRUE;
-
-  if (!self->has_selection_extent[axis])
-    return FALSE;
-
-  *start = self->selection_extent[axis][0];
-  *end = self->selection_extent[axis][1];
-
-  return TRUE;
-}
-
-/* Shift+click, Shift+arrow: a dragged range grows to take @item in; otherwise
- * the range from the anchor interval to @item, on the rows between them. */
-void
-_smprof_timeline_extend_to_item (SmprofTimeline           *self,
-                                 const SmprofTimelineItem *item)
-{
-  SmprofTimelineAxis axis = _smprof_timeline_axis (self);
-  const SmprofTimelineItem *anchor = self->anchor_item;
-  double start, end;
-
-  if (self->selection != NULL && smprof_timeline_selection_get_range (self->selection, NULL, NULL, NULL) &&
-      _smprof_timeline_selection_span (self, &start, &end) && self->selection_follows_nodes)
-    {
-      _smprof_timeline_commit_range (self, MIN (start, item->start[axis]), MAX (end, item->end[axis]), NULL, 0);
-      return;
-    }
-
-  if (anchor == NULL)
-    {
-      _smprof_timeline_select_item (self, item);
-      return;
-    }
-
-  {
-    int r0 = _smprof_timeline_row_of_node (self, anchor->node);
-    int r1 = _smprof_timeline_row_of_node (self, item->node);
-    g_autofree guint *nodes = NULL;
-    guint n = 0;
-
-    if (r0 < 0 || r1 < 0)
-      return;
-
-    nodes = g_new (guint, ABS (r1 - r0) + 1);
-    for (int r = MIN (r0, r1); r <= MAX (r0, r1); r++)
-      nodes[n++] = _smprof_timeline_get_row (self, r)->node;
-
-    _smprof_timeline_commit_range (self,
-                                   MIN (anchor->start[axis], item->start[axis]),
-                                   MAX (anchor->end[axis], item->end[axis]),
-                                   nodes, n);
-  }
-}
-
-/* After the shown nodes change, a selection made on "the shown nodes" is made again. */
-static void
-refresh_selection_for_nodes (SmprofTimeline *self)
-{
-  SmprofTimelineAxis axis;
-  double start, end;
-  const SmprofSelection *query;
-
-  if (self->selection == NULL || !self->selection_follows_nodes)
-    return;
-
-  if (smprof_timeline_selection_get_range (self->selection, &axis, &start, &end))
-    commit_range_on_axis (self, axis, start, end, NULL, 0);
-  else if ((query = smprof_timeline_selection_get_query (self->selection)) != NULL)
-    {
-      SmprofSelection copy = *query;
-
-      smprof_timeline_set_selection (self, &copy, NULL);
-    }
-}
-
-void
-_smprof_timeline_set_focus_item (SmprofTimeline           *self,
-                                 const SmprofTimelineItem *item,
-                                 gboolean                  reveal)
-{
-  SmprofTimelineAxis axis = _smprof_timeline_axis (self);
-
-  if (item != self->focus_item)
-    {
-      self->focus_item = item;
-      gtk_widget_queue_draw (GTK_WIDGET (self));
-    }
-
-  if (item == NULL || !reveal)
-    return;
-
-  /* Bring it into view, horizontally then vertically. */
-  if (item->end[axis] < self->view_start || item->start[axis] > self->view_start + self->view_span)
-    _smprof_timeline_set_view (self, (item->start[axis] + item->end[axis]) / 2 - self->view_span / 2,
-                               self->view_span);
-
-  {
-    int row = _smprof_timeline_row_of_node (self, item->node);
-    double rows_height = _smprof_timeline_rows_height (self);
-
-    if (row >= 0)
-      {
-        const SmprofTimelineRow *r = _smprof_timeline_get_row (self, row);
-
-        if (r->y < self->vscroll)
-          _smprof_timeline_set_vscroll (self, r->y);
-        else if (r->y + r->height > self->vscroll + rows_height)
-          _smprof_timeline_set_vscroll (self, r->y + r->height - rows_height);
-      }
-  }
-}
-
-void
-_smprof_timeline_set_hover_item (SmprofTimeline           *self,
-                                 const SmprofTimelineItem *item)
-{
-  if (item != self->hover_item)
-    {
-      self->hover_item = item;
-      gtk_widget_queue_draw (GTK_WIDGET (self));
-    }
-}
-
-static void
-update_action_states (SmprofTimeline *self)
-{
-  GtkWidget *widget = GTK_WIDGET (self);
-  gboolean has_selection = self->selection != NULL;
-  double start, end;
-
-  gtk_widget_action_set_enabled (widget, "timeline.clear-selection", has_selection);
-  gtk_widget_action_set_enabled (widget, "timeline.zoom-to-selection",
-                                 has_selection && _smprof_timeline_selection_span (self, &start, &end));
-  gtk_widget_action_set_enabled (widget, "timeline.zoom-in",
-                                 self->layout != NULL && self->view_span > min_span (self) * 1.0001);
-  gtk_widget_action_set_enabled (widget, "timeline.zoom-out", !self->view_fit);
-  gtk_widget_action_set_enabled (widget, "timeline.zoom-reset", !self->view_fit);
 }
 
 /* The job ------------------------------------------------------------------------ */
@@ -908,10 +156,10 @@ _smprof_timeline_set_layout (SmprofTimeline       *self,
   if (self->steps != NULL && (layout == NULL || smprof_timeline_steps_get_layout (self->steps) != layout))
     g_clear_pointer (&self->steps, smprof_timeline_steps_free);
 
-  rebuild_rows (self);
+  _smprof_timeline_rebuild_rows (self);
   self->vscroll = 0;
-  reset_view (self);
-  update_action_states (self);
+  _smprof_timeline_reset_view (self);
+  _smprof_timeline_update_action_states (self);
 
   if (had_selection)
     {
@@ -974,7 +222,7 @@ smprof_timeline_size_allocate (GtkWidget *widget,
   SmprofTimeline *self = SMPROF_TIMELINE (widget);
 
   _smprof_timeline_set_vscroll (self, self->vscroll);
-  update_adjustments (self);
+  _smprof_timeline_update_adjustments (self);
   _smprof_timeline_outliers_size_allocate (self);
 }
 
@@ -992,9 +240,9 @@ smprof_timeline_dispose (GObject *object)
   g_clear_object (&self->text);
   g_clear_object (&self->small_text);
   if (self->hadjustment != NULL)
-    g_signal_handlers_disconnect_by_func (self->hadjustment, hadjustment_value_changed_cb, self);
+    g_signal_handlers_disconnect_by_func (self->hadjustment, _smprof_timeline_hadjustment_value_changed_cb, self);
   if (self->vadjustment != NULL)
-    g_signal_handlers_disconnect_by_func (self->vadjustment, vadjustment_value_changed_cb, self);
+    g_signal_handlers_disconnect_by_func (self->vadjustment, _smprof_timeline_vadjustment_value_changed_cb, self);
   g_clear_object (&self->hadjustment);
   g_clear_object (&self->vadjustment);
   g_clear_pointer (&self->selection, smprof_timeline_selection_unref);
@@ -1097,13 +345,13 @@ smprof_timeline_set_property (GObject      *object,
       break;
 
     case PROP_HADJUSTMENT:
-      set_adjustment (self, &self->hadjustment, g_value_get_object (value),
-                      G_CALLBACK (hadjustment_value_changed_cb), pspec);
+      _smprof_timeline_set_adjustment (self, &self->hadjustment, g_value_get_object (value),
+                                       G_CALLBACK (_smprof_timeline_hadjustment_value_changed_cb), pspec);
       break;
 
     case PROP_VADJUSTMENT:
-      set_adjustment (self, &self->vadjustment, g_value_get_object (value),
-                      G_CALLBACK (vadjustment_value_changed_cb), pspec);
+      _smprof_timeline_set_adjustment (self, &self->vadjustment, g_value_get_object (value),
+                                       G_CALLBACK (_smprof_timeline_vadjustment_value_changed_cb), pspec);
       break;
 
     case PROP_HSCROLL_POLICY:
@@ -1253,11 +501,11 @@ smprof_timeline_init (SmprofTimeline *self)
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Timeline of the profiled intervals"),
                                   -1);
 
-  set_adjustment (self, &self->hadjustment, NULL, G_CALLBACK (hadjustment_value_changed_cb), NULL);
-  set_adjustment (self, &self->vadjustment, NULL, G_CALLBACK (vadjustment_value_changed_cb), NULL);
+  _smprof_timeline_set_adjustment (self, &self->hadjustment, NULL, G_CALLBACK (_smprof_timeline_hadjustment_value_changed_cb), NULL);
+  _smprof_timeline_set_adjustment (self, &self->vadjustment, NULL, G_CALLBACK (_smprof_timeline_vadjustment_value_changed_cb), NULL);
 
   _smprof_timeline_input_init (self);
-  update_action_states (self);
+  _smprof_timeline_update_action_states (self);
 }
 
 /* Public API ------------------------------------------------------------------------ */
@@ -1357,13 +605,13 @@ smprof_timeline_set_visible_nodes (SmprofTimeline     *self,
   g_strfreev (self->visible_nodes);
   self->visible_nodes = g_strdupv ((char **) node_ids);
 
-  rebuild_rows (self);
+  _smprof_timeline_rebuild_rows (self);
   self->vscroll = 0;
   if (self->view_fit)
-    reset_view (self);
+    _smprof_timeline_reset_view (self);
   else
     _smprof_timeline_set_view (self, self->view_start, self->view_span);
-  refresh_selection_for_nodes (self);
+  _smprof_timeline_refresh_selection_for_nodes (self);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VISIBLE_NODES]);
 }
@@ -1389,8 +637,8 @@ smprof_timeline_set_align_by_step (SmprofTimeline *self,
   self->align_by_step = align_by_step;
   self->dragging = self->drag_pending = FALSE;
   self->hover_item = NULL;
-  invalidate_blocks (self);
-  reset_view (self);
+  _smprof_timeline_invalidate_blocks (self);
+  _smprof_timeline_reset_view (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ALIGN_BY_STEP]);
 }
 
@@ -1405,232 +653,4 @@ smprof_timeline_get_layout (SmprofTimeline *self)
   g_return_val_if_fail (SMPROF_IS_TIMELINE (self), NULL);
 
   return self->layout;
-}
-
-/**
- * smprof_timeline_get_selection:
- *
- * Returns: (transfer none) (nullable): the selection
- */
-SmprofTimelineSelection *
-smprof_timeline_get_selection (SmprofTimeline *self)
-{
-  g_return_val_if_fail (SMPROF_IS_TIMELINE (self), NULL);
-
-  return self->selection;
-}
-
-/**
- * smprof_timeline_get_selected_records:
- *
- * Returns: (transfer none) (nullable) (element-type SmprofRecord): the
- *   selected intervals in record order, or %NULL when nothing is selected
- */
-GPtrArray *
-smprof_timeline_get_selected_records (SmprofTimeline *self)
-{
-  g_return_val_if_fail (SMPROF_IS_TIMELINE (self), NULL);
-
-  return self->selection != NULL ? smprof_timeline_selection_get_records (self->selection) : NULL;
-}
-
-/**
- * smprof_timeline_set_selection:
- * @selection: a core query (a preset: whole job, job phases, steps N to M
- *   with phases, a mode pair, a time range...)
- * @node_ids: (nullable) (array zero-terminated=1): the nodes it applies to;
- *   %NULL for the shown nodes, and then the selection follows
- *   SmprofTimeline:visible-nodes
- *
- * Selects what smprof_select() gives, outlines those intervals, and emits
- * SmprofTimeline::selection-changed. An SMPROF_SELECT_OVERLAP query also
- * shades its range.
- */
-void
-smprof_timeline_set_selection (SmprofTimeline        *self,
-                               const SmprofSelection *selection,
-                               const char * const    *node_ids)
-{
-  g_auto(GStrv) ids = NULL;
-  g_autoptr(GPtrArray) records = NULL;
-  SmprofTimelineSelection *sel;
-
-  g_return_if_fail (SMPROF_IS_TIMELINE (self));
-  g_return_if_fail (selection != NULL);
-
-  if (self->layout == NULL)
-    return;
-
-  if (node_ids != NULL)
-    ids = g_strdupv ((char **) node_ids);
-  else
-    {
-      g_autofree guint *nodes = NULL;
-      guint n_nodes;
-
-      nodes = dup_row_nodes (self, &n_nodes);
-      ids = dup_node_ids (self, nodes, n_nodes);
-    }
-
-  records = smprof_select (smprof_timeline_layout_get_records (self->layout),
-                           (const char * const *) ids, selection);
-  sel = smprof_timeline_selection_new_query (selection, (const char * const *) ids, records);
-
-  if (selection->kind == SMPROF_SELECT_OVERLAP)
-    {
-      double origin = smprof_timeline_layout_get_origin_us (self->layout);
-
-      smprof_timeline_selection_set_range (sel, SMPROF_TIMELINE_AXIS_TIME,
-                                           selection->start_us - origin, selection->end_us - origin);
-    }
-
-  set_selection_internal (self, sel, node_ids == NULL);
-}
-
-/**
- * smprof_timeline_select_records:
- * @records: (element-type SmprofRecord): intervals of the shown job
- *
- * Selects exactly @records (those the timeline knows).
- */
-void
-smprof_timeline_select_records (SmprofTimeline *self,
-                                GPtrArray      *records)
-{
-  g_autoptr(GPtrArray) known = NULL;
-  GPtrArray *all;
-
-  g_return_if_fail (SMPROF_IS_TIMELINE (self));
-  g_return_if_fail (records != NULL);
-
-  if (self->layout == NULL)
-    return;
-
-  /* In record order: walk the job's records, keep the wanted ones. */
-  {
-    g_autoptr(GHashTable) wanted = g_hash_table_new (NULL, NULL);
-
-    for (guint i = 0; i < records->len; i++)
-      g_hash_table_add (wanted, g_ptr_array_index (records, i));
-
-    all = smprof_timeline_layout_get_records (self->layout);
-    known = g_ptr_array_new ();
-    for (guint i = 0; i < all->len; i++)
-      if (g_hash_table_contains (wanted, g_ptr_array_index (all, i)))
-        g_ptr_array_add (known, g_ptr_array_index (all, i));
-  }
-
-  set_selection_internal (self, smprof_timeline_selection_new_records (known), FALSE);
-}
-
-/**
- * smprof_timeline_select_time_range:
- * @start_us: µs since the epoch
- * @end_us: µs since the epoch
- *
- * Selects as a drag across the shown nodes would: every interval that
- * overlaps [@start_us, @end_us].
- */
-void
-smprof_timeline_select_time_range (SmprofTimeline *self,
-                                   double          start_us,
-                                   double          end_us)
-{
-  double origin;
-
-  g_return_if_fail (SMPROF_IS_TIMELINE (self));
-
-  if (self->layout == NULL)
-    return;
-
-  origin = smprof_timeline_layout_get_origin_us (self->layout);
-  commit_range_on_axis (self, SMPROF_TIMELINE_AXIS_TIME, start_us - origin, end_us - origin, NULL, 0);
-}
-
-void
-smprof_timeline_clear_selection (SmprofTimeline *self)
-{
-  g_return_if_fail (SMPROF_IS_TIMELINE (self));
-
-  self->anchor_item = NULL;
-  set_selection_internal (self, NULL, FALSE);
-}
-
-static double
-zoom_center (SmprofTimeline *self)
-{
-  SmprofTimelineAxis axis = _smprof_timeline_axis (self);
-  const SmprofTimelineItem *focus = self->focus_item;
-
-  if (focus != NULL && focus->end[axis] >= self->view_start && focus->start[axis] <= self->view_start + self->view_span)
-    return CLAMP ((focus->start[axis] + focus->end[axis]) / 2, self->view_start, self->view_start + self->view_span);
-
-  return self->view_start + self->view_span / 2;
-}
-
-void
-smprof_timeline_zoom_in (SmprofTimeline *self)
-{
-  g_return_if_fail (SMPROF_IS_TIMELINE (self));
-
-  _smprof_timeline_zoom_around (self, ZOOM_FACTOR, zoom_center (self));
-}
-
-void
-smprof_timeline_zoom_out (SmprofTimeline *self)
-{
-  g_return_if_fail (SMPROF_IS_TIMELINE (self));
-
-  _smprof_timeline_zoom_around (self, 1 / ZOOM_FACTOR, zoom_center (self));
-}
-
-/* Fit every shown interval. */
-void
-smprof_timeline_zoom_reset (SmprofTimeline *self)
-{
-  g_return_if_fail (SMPROF_IS_TIMELINE (self));
-
-  reset_view (self);
-}
-
-/* Fit the selection (its range, or its intervals), with a small margin. */
-void
-smprof_timeline_zoom_to_selection (SmprofTimeline *self)
-{
-  double start, end, margin;
-
-  g_return_if_fail (SMPROF_IS_TIMELINE (self));
-
-  if (!_smprof_timeline_selection_span (self, &start, &end))
-    return;
-
-  margin = MAX ((end - start) * 0.05, min_span (self) / 2);
-  _smprof_timeline_set_view (self, start - margin, end - start + 2 * margin);
-}
-
-/**
- * smprof_timeline_get_visible_range:
- * @start: (out): the left edge, on the current axis (µs since the job's
- *   start, or step position)
- * @end: (out): the right edge
- */
-void
-smprof_timeline_get_visible_range (SmprofTimeline *self,
-                                   double         *start,
-                                   double         *end)
-{
-  g_return_if_fail (SMPROF_IS_TIMELINE (self));
-
-  *start = self->view_start;
-  *end = self->view_start + self->view_span;
-}
-
-void
-smprof_timeline_set_visible_range (SmprofTimeline *self,
-                                   double          start,
-                                   double          end)
-{
-  g_return_if_fail (SMPROF_IS_TIMELINE (self));
-
-  _smprof_timeline_set_view (self, MIN (start, end), fabs (end - start));
 }
