@@ -9,6 +9,10 @@
  * translated while panning and recorded again when the zoom, the rows, the
  * style or the selection change. Hover, focus, ruler, node labels and legend
  * are drawn fresh: each is bounded by the pixels, never by the intervals.
+ *
+ * The ruler, node labels and legend are in smprof-timeline-labels.c, the
+ * colours and names in smprof-timeline-colors.c, the tooltips in
+ * smprof-timeline-tooltip.c.
  */
 
 #include <math.h>
@@ -16,113 +20,6 @@
 #include <glib/gi18n-lib.h>
 
 #include "smprof-timeline-private.h"
-#include "smprof-timeline-ruler.h"
-#include "smprof-ui-format.h"
-
-/* Mode colours: GNOME palette tones, a darker one for light backgrounds and a
- * lighter one for dark backgrounds, indexed by SmprofMode - 1. */
-static const guint32 mode_colors[SMPROF_N_MODES][2] = {
-  { 0x3584e4, 0x62a0ea },   /* train: blue */
-  { 0x2ec27e, 0x33d17a },   /* eval: green */
-  { 0x9141ac, 0xc061cb },   /* predict: purple */
-  { 0xe66100, 0xffa348 },   /* global: orange */
-  { 0xe5a50a, 0xf6d32d },   /* pre-step-zero: yellow */
-  { 0x986a44, 0xb5835a },   /* post-hook-close: brown */
-};
-
-static const char * const mode_labels[SMPROF_N_MODES] = {
-  N_("Train"),
-  N_("Eval"),
-  N_("Predict"),
-  N_("Global"),
-  N_("Pre-step-zero"),
-  N_("Post-hook-close"),
-};
-
-static void
-rgba_from_hex (guint32  hex,
-               GdkRGBA *color)
-{
-  color->red = ((hex >> 16) & 0xff) / 255.0;
-  color->green = ((hex >> 8) & 0xff) / 255.0;
-  color->blue = (hex & 0xff) / 255.0;
-  color->alpha = 1;
-}
-
-/**
- * smprof_timeline_get_mode_color:
- * @mode: a mode
- * @dark: whether the background is dark
- * @color: (out): the colour the timeline gives @mode's blocks
- */
-void
-smprof_timeline_get_mode_color (SmprofMode  mode,
-                                gboolean    dark,
-                                GdkRGBA    *color)
-{
-  g_return_if_fail (color != NULL);
-
-  if (mode < SMPROF_MODE_TRAIN || mode > SMPROF_MODE_POST_HOOK_CLOSE)
-    mode = SMPROF_MODE_GLOBAL;
-
-  rgba_from_hex (mode_colors[mode - 1][dark ? 1 : 0], color);
-}
-
-/* A step in the strip under a node: its mode's colour, muted towards the
- * background so the profiled intervals above stay the strongest marks.
- * Opaque, so it reads the same on striped rows. */
-void
-_smprof_timeline_get_step_color (SmprofMode  mode,
-                                 gboolean    dark,
-                                 GdkRGBA    *color)
-{
-  double toward = dark ? 0.16 : 1.0;
-
-  smprof_timeline_get_mode_color (mode, dark, color);
-  color->red = 0.6 * color->red + 0.4 * toward;
-  color->green = 0.6 * color->green + 0.4 * toward;
-  color->blue = 0.6 * color->blue + 0.4 * toward;
-}
-
-/**
- * smprof_timeline_get_mode_label:
- *
- * Returns: the translated name the legend shows for @mode
- */
-const char *
-smprof_timeline_get_mode_label (SmprofMode mode)
-{
-  if (mode < SMPROF_MODE_TRAIN || mode > SMPROF_MODE_POST_HOOK_CLOSE)
-    return "";
-
-  return _(mode_labels[mode - 1]);
-}
-
-static const char *
-phase_label (SmprofPhase phase)
-{
-  switch (phase)
-    {
-    case SMPROF_PHASE_START:
-      return C_("phase", "start");
-    case SMPROF_PHASE_STEP_START:
-      return C_("phase", "step start");
-    case SMPROF_PHASE_FORWARD_PASS_END:
-      return C_("phase", "forward pass end");
-    case SMPROF_PHASE_STEP_END:
-      return C_("phase", "step end");
-    case SMPROF_PHASE_END:
-      return C_("phase", "end");
-    default:
-      return "";
-    }
-}
-
-static double
-luminance (const GdkRGBA *c)
-{
-  return 0.2126 * c->red + 0.7152 * c->green + 0.0722 * c->blue;
-}
 
 /* Drawing --------------------------------------------------------------------------- */
 
@@ -219,26 +116,26 @@ item_label (const SmprofTimelineItem *item)
   return g_strdup (smprof_timeline_get_mode_label (item->mode));
 }
 
-static void
-append_rect (GtkSnapshot   *snapshot,
-             const GdkRGBA *color,
-             double         x,
-             double         y,
-             double         w,
-             double         h)
+void
+_smprof_timeline_append_rect (GtkSnapshot   *snapshot,
+                              const GdkRGBA *color,
+                              double         x,
+                              double         y,
+                              double         w,
+                              double         h)
 {
   gtk_snapshot_append_color (snapshot, color, &GRAPHENE_RECT_INIT (x, y, w, h));
 }
 
 /* Step start: a tall tick above the block; forward pass end: a short one
  * above; step end: a tall one below. */
-static void
-draw_phase_tick (SmprofTimeline *self,
-                 GtkSnapshot    *snapshot,
-                 SmprofPhase     phase,
-                 double          x,
-                 double          block_y,
-                 double          block_height)
+void
+_smprof_timeline_draw_phase_tick (SmprofTimeline *self,
+                                  GtkSnapshot    *snapshot,
+                                  SmprofPhase     phase,
+                                  double          x,
+                                  double          block_y,
+                                  double          block_height)
 {
   GdkRGBA color = self->fg;
 
@@ -246,17 +143,17 @@ draw_phase_tick (SmprofTimeline *self,
     {
     case SMPROF_PHASE_STEP_START:
       color.alpha = 0.9;
-      append_rect (snapshot, &color, x - 1, block_y - 6, 2, 6);
+      _smprof_timeline_append_rect (snapshot, &color, x - 1, block_y - 6, 2, 6);
       break;
 
     case SMPROF_PHASE_FORWARD_PASS_END:
       color.alpha = 0.6;
-      append_rect (snapshot, &color, x - 1, block_y - 3, 2, 3);
+      _smprof_timeline_append_rect (snapshot, &color, x - 1, block_y - 3, 2, 3);
       break;
 
     case SMPROF_PHASE_STEP_END:
       color.alpha = 0.9;
-      append_rect (snapshot, &color, x - 1, block_y + block_height, 2, 6);
+      _smprof_timeline_append_rect (snapshot, &color, x - 1, block_y + block_height, 2, 6);
       break;
 
     case SMPROF_PHASE_START:
@@ -282,15 +179,15 @@ draw_block (SmprofTimeline           *self,
   smprof_timeline_get_mode_color (item->mode, self->dark, &color);
 
   /* A pixel of background after blocks wide enough, so neighbours read apart */
-  append_rect (snapshot, &color, cx0, y, cx1 - cx0 - (x1 - x0 >= 4 && x1 <= cache_width + 2 ? 1 : 0), SMPROF_TIMELINE_BLOCK_HEIGHT);
+  _smprof_timeline_append_rect (snapshot, &color, cx0, y, cx1 - cx0 - (x1 - x0 >= 4 && x1 <= cache_width + 2 ? 1 : 0), SMPROF_TIMELINE_BLOCK_HEIGHT);
 
   /* Phase ticks where they do not crowd each other */
   if (x1 - x0 >= 6)
     {
       if (x0 >= -2)
-        draw_phase_tick (self, snapshot, item->record->name.start_phase, x0, y, SMPROF_TIMELINE_BLOCK_HEIGHT);
+        _smprof_timeline_draw_phase_tick (self, snapshot, item->record->name.start_phase, x0, y, SMPROF_TIMELINE_BLOCK_HEIGHT);
       if (x1 <= cache_width + 2)
-        draw_phase_tick (self, snapshot, item->record->name.end_phase, x1, y, SMPROF_TIMELINE_BLOCK_HEIGHT);
+        _smprof_timeline_draw_phase_tick (self, snapshot, item->record->name.end_phase, x1, y, SMPROF_TIMELINE_BLOCK_HEIGHT);
     }
 
   if (cx1 - cx0 >= 14)
@@ -303,7 +200,7 @@ draw_block (SmprofTimeline           *self,
       pango_layout_get_pixel_size (self->small_text, &w, &h);
       if (w + 6 <= cx1 - cx0 && h <= SMPROF_TIMELINE_BLOCK_HEIGHT + 2)
         {
-          if (luminance (&color) > 0.5)
+          if (_smprof_timeline_luminance (&color) > 0.5)
             text_color = (GdkRGBA) { 0, 0, 0, 0.85 };
           else
             text_color = (GdkRGBA) { 1, 1, 1, 1 };
@@ -337,7 +234,7 @@ flush_run (SmprofTimeline *self,
     return;
 
   smprof_timeline_get_mode_color (run->mode, self->dark, &color);
-  append_rect (snapshot, &color, run->x0, y, run->x1 - run->x0, SMPROF_TIMELINE_BLOCK_HEIGHT);
+  _smprof_timeline_append_rect (snapshot, &color, run->x0, y, run->x1 - run->x0, SMPROF_TIMELINE_BLOCK_HEIGHT);
   run->active = FALSE;
 }
 
@@ -454,7 +351,7 @@ draw_steps (SmprofTimeline            *self,
 
   /* a faint track: where the timeline recorded no step */
   track.alpha = 0.06;
-  append_rect (snapshot, &track, -2, row->steps_y, width + 4, SMPROF_TIMELINE_STEPS_HEIGHT);
+  _smprof_timeline_append_rect (snapshot, &track, -2, row->steps_y, width + 4, SMPROF_TIMELINE_STEPS_HEIGHT);
 
   i = first;
   while (i < last)
@@ -471,8 +368,8 @@ draw_steps (SmprofTimeline            *self,
           double cx1 = MIN (x1, width + 2);
 
           /* a pixel of track after ticks wide enough, so neighbours read apart */
-          append_rect (snapshot, &color, cx0, row->steps_y,
-                       cx1 - cx0 - (x1 - x0 >= 4 && x1 <= width + 2 ? 1 : 0), SMPROF_TIMELINE_STEPS_HEIGHT);
+          _smprof_timeline_append_rect (snapshot, &color, cx0, row->steps_y,
+                                        cx1 - cx0 - (x1 - x0 >= 4 && x1 <= width + 2 ? 1 : 0), SMPROF_TIMELINE_STEPS_HEIGHT);
           i++;
         }
       else
@@ -481,7 +378,7 @@ draw_steps (SmprofTimeline            *self,
           double boundary = cache->start + (column + 1) / cache->scale;
           guint next;
 
-          append_rect (snapshot, &color, column, row->steps_y, 1, SMPROF_TIMELINE_STEPS_HEIGHT);
+          _smprof_timeline_append_rect (snapshot, &color, column, row->steps_y, 1, SMPROF_TIMELINE_STEPS_HEIGHT);
           next = smprof_timeline_steps_next_start (self->steps, row->node, axis, i + 1, boundary);
 
           /* a skipped step that reaches past this column must still be drawn */
@@ -607,23 +504,11 @@ outline_item_cb (SmprofTimeline           *self,
     }
 }
 
-static GdkRGBA
-accent_color (SmprofTimeline *self,
-              double          alpha)
-{
-  GdkRGBA accent;
-
-  rgba_from_hex (self->dark ? 0x78aeed : 0x1c71d8, &accent);
-  accent.alpha = alpha;
-
-  return accent;
-}
-
 /* The range being dragged, or the selection's range when it is on this axis. */
-static gboolean
-shaded_range (SmprofTimeline *self,
-              double         *start,
-              double         *end)
+gboolean
+_smprof_timeline_shaded_range (SmprofTimeline *self,
+                               double         *start,
+                               double         *end)
 {
   SmprofTimelineAxis axis;
 
@@ -659,19 +544,19 @@ ensure_overlay (SmprofTimeline               *self,
 
   snapshot = gtk_snapshot_new ();
 
-  if (shaded_range (self, &start, &end))
+  if (_smprof_timeline_shaded_range (self, &start, &end))
     {
       double x0 = MAX ((start - cache->start) * cache->scale, -2);
       double x1 = MIN ((end - cache->start) * cache->scale, cache_width (cache) + 2);
       double y1 = MAX (cache->y1, self->content_height);
-      GdkRGBA shade = accent_color (self, 0.18);
-      GdkRGBA edge = accent_color (self, 0.9);
+      GdkRGBA shade = _smprof_timeline_accent_color (self, 0.18);
+      GdkRGBA edge = _smprof_timeline_accent_color (self, 0.9);
 
       if (x1 - x0 < 1)
         x1 = x0 + 1;
-      append_rect (snapshot, &shade, x0, cache->y0, x1 - x0, y1 - cache->y0);
-      append_rect (snapshot, &edge, x0, cache->y0, 1, y1 - cache->y0);
-      append_rect (snapshot, &edge, x1 - 1, cache->y0, 1, y1 - cache->y0);
+      _smprof_timeline_append_rect (snapshot, &shade, x0, cache->y0, x1 - x0, y1 - cache->y0);
+      _smprof_timeline_append_rect (snapshot, &edge, x0, cache->y0, 1, y1 - cache->y0);
+      _smprof_timeline_append_rect (snapshot, &edge, x1 - 1, cache->y0, 1, y1 - cache->y0);
     }
 
   cache_rows (self, cache, &first, &last);
@@ -703,196 +588,6 @@ ensure_overlay (SmprofTimeline               *self,
 }
 
 static void
-append_text (SmprofTimeline *self,
-             GtkSnapshot    *snapshot,
-             PangoLayout    *layout,
-             const char     *text,
-             double          x,
-             double          y,
-             const GdkRGBA  *color)
-{
-  pango_layout_set_text (layout, text, -1);
-  gtk_snapshot_save (snapshot);
-  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (x, y));
-  gtk_snapshot_append_layout (snapshot, layout, color);
-  gtk_snapshot_restore (snapshot);
-}
-
-static void
-draw_ruler (SmprofTimeline               *self,
-            GtkSnapshot                  *snapshot,
-            const SmprofTimelineViewport *vp,
-            double                        rows_height)
-{
-  double width = gtk_widget_get_width (GTK_WIDGET (self));
-  double end = vp->start + vp->span;
-  GdkRGBA line = self->fg, grid = self->fg, text = self->fg;
-  double step, start, range_start, range_end;
-  guint n_minor;
-  int h;
-
-  line.alpha = 0.3;
-  grid.alpha = 0.07;
-  text.alpha = 0.8;
-
-  append_rect (snapshot, &line, 0, SMPROF_TIMELINE_RULER_HEIGHT - 1, width, 1);
-  append_text (self, snapshot, self->small_text,
-               self->align_by_step ? C_("axis", "Step") : C_("axis", "Time"), 8, 6, &text);
-
-  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (vp->x - 1, 0, width - vp->x + 1,
-                                                         SMPROF_TIMELINE_RULER_HEIGHT + rows_height));
-
-  if (shaded_range (self, &range_start, &range_end))
-    {
-      GdkRGBA band = accent_color (self, 0.5);
-      double x0 = MAX (smprof_timeline_viewport_value_to_x (vp, range_start), vp->x - 2);
-      double x1 = MIN (smprof_timeline_viewport_value_to_x (vp, range_end), width + 2);
-
-      if (x1 > x0)
-        append_rect (snapshot, &band, x0, SMPROF_TIMELINE_RULER_HEIGHT - 5, MAX (1, x1 - x0), 4);
-    }
-
-  pango_layout_set_text (self->small_text, "0", -1);
-  pango_layout_get_pixel_size (self->small_text, NULL, &h);
-
-  if (!self->align_by_step)
-    {
-      step = smprof_timeline_ruler_nice_step (vp->span, vp->width, 90, 0, &n_minor);
-      start = ceil (vp->start / step);
-
-      for (double k = start; k * step <= end; k++)
-        {
-          double t = k * step;
-          double x = smprof_timeline_viewport_value_to_x (vp, t);
-          g_autofree char *label = smprof_timeline_ruler_format_time (t, step);
-
-          append_rect (snapshot, &line, x, SMPROF_TIMELINE_RULER_HEIGHT - 9, 1, 8);
-          append_rect (snapshot, &grid, x, SMPROF_TIMELINE_RULER_HEIGHT, 1, rows_height);
-          append_text (self, snapshot, self->small_text, label, x + 3,
-                       SMPROF_TIMELINE_RULER_HEIGHT - 9 - h + 4, &text);
-        }
-
-      for (double k = floor (vp->start / (step / n_minor)); k * step / n_minor <= end; k++)
-        {
-          double x = smprof_timeline_viewport_value_to_x (vp, k * step / n_minor);
-
-          append_rect (snapshot, &line, x, SMPROF_TIMELINE_RULER_HEIGHT - 4, 1, 3);
-        }
-    }
-  else if (self->layout != NULL)
-    {
-      guint n_steps = smprof_timeline_layout_get_n_steps (self->layout);
-
-      step = smprof_timeline_ruler_nice_step (vp->span, vp->width, 48, 1, &n_minor);
-      start = MAX (0, ceil (vp->start / step));
-
-      for (double k = start; k * step <= end && k * step < n_steps; k++)
-        {
-          double x = smprof_timeline_viewport_value_to_x (vp, k * step);
-          g_autofree char *label = smprof_timeline_layout_dup_step_label (self->layout, (guint) (k * step));
-
-          append_rect (snapshot, &line, x, SMPROF_TIMELINE_RULER_HEIGHT - 9, 1, 8);
-          append_rect (snapshot, &grid, x, SMPROF_TIMELINE_RULER_HEIGHT, 1, rows_height);
-          append_text (self, snapshot, self->small_text, label, x + 3,
-                       SMPROF_TIMELINE_RULER_HEIGHT - 9 - h + 4, &text);
-        }
-    }
-
-  gtk_snapshot_pop (snapshot);
-}
-
-static void
-draw_row_labels (SmprofTimeline *self,
-                 GtkSnapshot    *snapshot,
-                 double          rows_height)
-{
-  double width = gtk_widget_get_width (GTK_WIDGET (self));
-  GdkRGBA line = self->fg, stripe = self->fg;
-  guint first = _smprof_timeline_row_lower_bound (self, self->vscroll);
-
-  line.alpha = 0.12;
-  stripe.alpha = 0.03;
-
-  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, SMPROF_TIMELINE_RULER_HEIGHT, width, rows_height));
-
-  pango_layout_set_width (self->text, (int) (self->label_width - 14) * PANGO_SCALE);
-  for (guint r = first; r < self->rows->len; r++)
-    {
-      const SmprofTimelineRow *row = _smprof_timeline_get_row (self, r);
-      double y = SMPROF_TIMELINE_RULER_HEIGHT + row->y - self->vscroll;
-      const char *id = smprof_timeline_layout_get_node_id (self->layout, row->node);
-      int h;
-
-      if (y >= SMPROF_TIMELINE_RULER_HEIGHT + rows_height)
-        break;
-
-      if (r % 2 == 1)
-        append_rect (snapshot, &stripe, 0, y, width, row->height);
-      append_rect (snapshot, &line, 0, y + row->height - 1, width, 1);
-
-      pango_layout_set_text (self->text, id, -1);
-      pango_layout_get_pixel_size (self->text, NULL, &h);
-      append_text (self, snapshot, self->text, id, 8,
-                   floor (y + SMPROF_TIMELINE_ROW_PAD + (SMPROF_TIMELINE_LANE_HEIGHT - h) / 2.0), &self->fg);
-    }
-  pango_layout_set_width (self->text, -1);
-
-  append_rect (snapshot, &line, self->label_width - 1, SMPROF_TIMELINE_RULER_HEIGHT, 1, rows_height);
-
-  gtk_snapshot_pop (snapshot);
-}
-
-static void
-draw_legend (SmprofTimeline *self,
-             GtkSnapshot    *snapshot)
-{
-  static const SmprofPhase phases[] = {
-    SMPROF_PHASE_STEP_START, SMPROF_PHASE_FORWARD_PASS_END, SMPROF_PHASE_STEP_END,
-  };
-  double width = gtk_widget_get_width (GTK_WIDGET (self));
-  double y = gtk_widget_get_height (GTK_WIDGET (self)) - SMPROF_TIMELINE_LEGEND_HEIGHT;
-  GdkRGBA line = self->fg;
-  double x = 8;
-  int w, h;
-
-  line.alpha = 0.15;
-  append_rect (snapshot, &line, 0, y, width, 1);
-
-  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, y, width, SMPROF_TIMELINE_LEGEND_HEIGHT));
-
-  for (SmprofMode mode = SMPROF_MODE_TRAIN; mode <= SMPROF_MODE_POST_HOOK_CLOSE; mode++)
-    {
-      const char *label = smprof_timeline_get_mode_label (mode);
-      GdkRGBA color;
-
-      smprof_timeline_get_mode_color (mode, self->dark, &color);
-      append_rect (snapshot, &color, x, y + 7, 12, 12);
-      pango_layout_set_text (self->small_text, label, -1);
-      pango_layout_get_pixel_size (self->small_text, &w, &h);
-      append_text (self, snapshot, self->small_text, label, x + 16, y + (SMPROF_TIMELINE_LEGEND_HEIGHT - h) / 2.0, &self->fg);
-      x += 16 + w + 14;
-    }
-
-  x += 6;
-  for (guint i = 0; i < G_N_ELEMENTS (phases); i++)
-    {
-      const char *label = phase_label (phases[i]);
-      GdkRGBA block = self->fg;
-
-      block.alpha = 0.25;
-      append_rect (snapshot, &block, x, y + 9, 12, 8);
-      draw_phase_tick (self, snapshot, phases[i], phases[i] == SMPROF_PHASE_STEP_END ? x + 11 : x + 1, y + 9, 8);
-      pango_layout_set_text (self->small_text, label, -1);
-      pango_layout_get_pixel_size (self->small_text, &w, &h);
-      append_text (self, snapshot, self->small_text, label, x + 16, y + (SMPROF_TIMELINE_LEGEND_HEIGHT - h) / 2.0, &self->fg);
-      x += 16 + w + 14;
-    }
-
-  _smprof_timeline_draw_compare_legend (self, snapshot, x, y);
-  gtk_snapshot_pop (snapshot);
-}
-
-static void
 update_style (SmprofTimeline *self)
 {
   GtkStyleContext *context = gtk_widget_get_style_context (GTK_WIDGET (self));
@@ -900,7 +595,7 @@ update_style (SmprofTimeline *self)
   gboolean dark;
 
   gtk_style_context_get_color (context, &fg);
-  dark = luminance (&fg) > 0.5;
+  dark = _smprof_timeline_luminance (&fg) > 0.5;
 
   if (!gdk_rgba_equal (&fg, &self->fg) || dark != self->dark)
     {
@@ -932,13 +627,13 @@ _smprof_timeline_snapshot (GtkWidget   *widget,
       dim.alpha = 0.55;
       pango_layout_set_text (self->text, _("No intervals to show"), -1);
       pango_layout_get_pixel_size (self->text, &w, &h);
-      append_text (self, snapshot, self->text, _("No intervals to show"),
-                   floor ((width - w) / 2), floor (SMPROF_TIMELINE_RULER_HEIGHT + (rows_height - h) / 2), &dim);
-      draw_legend (self, snapshot);
+      _smprof_timeline_append_text (self, snapshot, self->text, _("No intervals to show"),
+                                    floor ((width - w) / 2), floor (SMPROF_TIMELINE_RULER_HEIGHT + (rows_height - h) / 2), &dim);
+      _smprof_timeline_draw_legend (self, snapshot);
       return;
     }
 
-  draw_row_labels (self, snapshot, rows_height);
+  _smprof_timeline_draw_row_labels (self, snapshot, rows_height);
 
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (vp.x, SMPROF_TIMELINE_RULER_HEIGHT,
                                                          width - vp.x, rows_height));
@@ -973,7 +668,7 @@ _smprof_timeline_snapshot (GtkWidget   *widget,
       GskRoundedRect outline;
 
       for (guint i = 0; i < 4; i++)
-        colors[i] = accent_color (self, 1);
+        colors[i] = _smprof_timeline_accent_color (self, 1);
       graphene_rect_inset (&rect, -4, -4);
       gsk_rounded_rect_init_from_rect (&outline, &rect, 3);
       gtk_snapshot_append_border (snapshot, &outline, widths, colors);
@@ -981,111 +676,6 @@ _smprof_timeline_snapshot (GtkWidget   *widget,
 
   gtk_snapshot_pop (snapshot);
 
-  draw_ruler (self, snapshot, &vp, rows_height);
-  draw_legend (self, snapshot);
-}
-
-static char *
-describe_boundary (SmprofMode  mode,
-                   gint64      step,
-                   SmprofPhase phase)
-{
-  if (step == SMPROF_STEP_ANY_START || step == SMPROF_STEP_INFINITY)
-    /* Translators: an interval's end, as in "pre-step-zero, start" */
-    return g_strdup_printf (_("%s, %s"), smprof_timeline_get_mode_label (mode), phase_label (phase));
-
-  /* Translators: an interval's end, as in "Train step 3, forward pass end" */
-  return g_strdup_printf (_("%s step %lld, %s"),
-                          smprof_timeline_get_mode_label (mode), (long long) step, phase_label (phase));
-}
-
-/* The hover tooltip: node, both ends as mode-step-phase, duration and start,
- * the interval folder name. */
-char *
-_smprof_timeline_dup_tooltip_markup (const SmprofTimelineItem *item)
-{
-  const SmprofIntervalName *name = &item->record->name;
-  g_autofree char *from = NULL;
-  g_autofree char *to = NULL;
-  g_autofree char *duration = NULL;
-  g_autofree char *when = NULL;
-
-  from = describe_boundary (name->start_mode, name->start_step, name->start_phase);
-  to = describe_boundary (name->end_mode, name->end_step, name->end_phase);
-  duration = smprof_ui_format_duration ((name->end_time_us - name->start_time_us) / 1e6);
-
-  /* Translators: an interval's duration and start, as in "12.3 ms, from 1.234567 s"
-   * (seconds since the job started) */
-  when = g_strdup_printf (_("%s, from %.6f s"), duration, item->start[SMPROF_TIMELINE_AXIS_TIME] / 1e6);
-  return g_markup_printf_escaped ("<b>%s</b>\n%s → %s\n%s\n<small>%s</small>",
-                                  item->record->node_id, from, to, when, item->record->interval);
-}
-
-/* The hover tooltip of a step in the strip: node, mode and step number,
- * duration and start, the phase name the framework timeline gave it. */
-char *
-_smprof_timeline_dup_step_tooltip_markup (const SmprofTimelineStep *step)
-{
-  const SmprofStepEvent *event = step->event;
-  g_autofree char *what = NULL;
-  g_autofree char *duration = NULL;
-  g_autofree char *when = NULL;
-
-  /* Translators: a step of the framework timeline, as in "Train step 3" */
-  what = g_strdup_printf (_("%s step %lld"), smprof_timeline_get_mode_label (event->mode), (long long) event->step);
-  duration = smprof_ui_format_duration ((event->end_us - event->start_us) / 1e6);
-  when = g_strdup_printf (_("%s, from %.6f s"), duration, step->start[SMPROF_TIMELINE_AXIS_TIME] / 1e6);
-
-  return g_markup_printf_escaped ("<b>%s</b>\n%s\n%s\n<small>%s</small>",
-                                  event->node_id != NULL ? event->node_id : "", what, when, event->phase);
-}
-
-gboolean
-_smprof_timeline_query_tooltip (GtkWidget  *widget,
-                               int         x,
-                               int         y,
-                               gboolean    keyboard_tooltip,
-                               GtkTooltip *tooltip)
-{
-  SmprofTimeline *self = SMPROF_TIMELINE (widget);
-  const SmprofTimelineItem *item;
-  g_autofree char *markup = NULL;
-  graphene_rect_t rect;
-
-  if (_smprof_timeline_outliers_query_tooltip (self, x, y, keyboard_tooltip, tooltip))
-    return TRUE;
-
-  if (keyboard_tooltip)
-    item = self->focus_item;
-  else
-    item = _smprof_timeline_item_at (self, x, y);
-
-  if (item == NULL && !keyboard_tooltip)
-    {
-      const SmprofTimelineStep *step;
-      guint node = 0;
-
-      step = _smprof_timeline_step_at (self, x, y, &node);
-      if (step == NULL)
-        return FALSE;
-
-      markup = _smprof_timeline_dup_step_tooltip_markup (step);
-      gtk_tooltip_set_markup (tooltip, markup);
-      if (_smprof_timeline_get_step_rect (self, node, step, &rect))
-        gtk_tooltip_set_tip_area (tooltip, &(GdkRectangle) { floor (rect.origin.x), floor (rect.origin.y),
-                                                             MAX (1, ceil (rect.size.width)), ceil (rect.size.height) });
-      return TRUE;
-    }
-
-  if (item == NULL)
-    return FALSE;
-
-  markup = _smprof_timeline_dup_tooltip_markup (item);
-  gtk_tooltip_set_markup (tooltip, markup);
-
-  if (_smprof_timeline_get_block_rect (self, item, &rect))
-    gtk_tooltip_set_tip_area (tooltip, &(GdkRectangle) { floor (rect.origin.x), floor (rect.origin.y),
-                                                         MAX (1, ceil (rect.size.width)), ceil (rect.size.height) });
-
-  return TRUE;
+  _smprof_timeline_draw_ruler (self, snapshot, &vp, rows_height);
+  _smprof_timeline_draw_legend (self, snapshot);
 }

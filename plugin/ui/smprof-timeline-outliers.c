@@ -381,7 +381,7 @@ _smprof_timeline_dup_outlier_tooltip_markup (SmprofTimeline           *self,
   return g_strconcat (head, "\n\n", tail, NULL);
 }
 
-/* For smprof-timeline-draw.c: the tooltip of a badge or a marked interval.
+/* For smprof-timeline-tooltip.c: the tooltip of a badge or a marked interval.
  * Returns whether it set one. */
 gboolean
 _smprof_timeline_outliers_query_tooltip (SmprofTimeline *self,

@@ -228,17 +228,58 @@ void                      _smprof_timeline_set_hover_item     (SmprofTimeline   
 /* smprof-timeline-draw.c */
 void                      _smprof_timeline_snapshot           (GtkWidget                *widget,
                                                                GtkSnapshot              *snapshot);
+void                      _smprof_timeline_cache_clear        (SmprofTimelineCache      *cache);
+void                      _smprof_timeline_append_rect        (GtkSnapshot              *snapshot,
+                                                               const GdkRGBA            *color,
+                                                               double                    x,
+                                                               double                    y,
+                                                               double                    w,
+                                                               double                    h);
+void                      _smprof_timeline_draw_phase_tick    (SmprofTimeline           *self,
+                                                               GtkSnapshot              *snapshot,
+                                                               SmprofPhase               phase,
+                                                               double                    x,
+                                                               double                    block_y,
+                                                               double                    block_height);
+gboolean                  _smprof_timeline_shaded_range       (SmprofTimeline           *self,
+                                                               double                   *start,
+                                                               double                   *end);
+
+/* smprof-timeline-colors.c */
+void                      _smprof_timeline_get_step_color     (SmprofMode                mode,
+                                                               gboolean                  dark,
+                                                               GdkRGBA                  *color);
+const char               *_smprof_timeline_phase_label        (SmprofPhase               phase);
+double                    _smprof_timeline_luminance          (const GdkRGBA            *c);
+GdkRGBA                   _smprof_timeline_accent_color       (SmprofTimeline           *self,
+                                                               double                    alpha);
+
+/* smprof-timeline-labels.c */
+void                      _smprof_timeline_append_text        (SmprofTimeline           *self,
+                                                               GtkSnapshot              *snapshot,
+                                                               PangoLayout              *layout,
+                                                               const char               *text,
+                                                               double                    x,
+                                                               double                    y,
+                                                               const GdkRGBA            *color);
+void                      _smprof_timeline_draw_ruler         (SmprofTimeline           *self,
+                                                               GtkSnapshot              *snapshot,
+                                                               const SmprofTimelineViewport *vp,
+                                                               double                    rows_height);
+void                      _smprof_timeline_draw_row_labels    (SmprofTimeline           *self,
+                                                               GtkSnapshot              *snapshot,
+                                                               double                    rows_height);
+void                      _smprof_timeline_draw_legend        (SmprofTimeline           *self,
+                                                               GtkSnapshot              *snapshot);
+
+/* smprof-timeline-tooltip.c */
 gboolean                  _smprof_timeline_query_tooltip      (GtkWidget                *widget,
                                                                int                       x,
                                                                int                       y,
                                                                gboolean                  keyboard_tooltip,
                                                                GtkTooltip               *tooltip);
-void                      _smprof_timeline_cache_clear        (SmprofTimelineCache      *cache);
 char                     *_smprof_timeline_dup_tooltip_markup (const SmprofTimelineItem *item);
 char                     *_smprof_timeline_dup_step_tooltip_markup (const SmprofTimelineStep *step);
-void                      _smprof_timeline_get_step_color     (SmprofMode                mode,
-                                                               gboolean                  dark,
-                                                               GdkRGBA                  *color);
 
 /* smprof-timeline-input.c */
 void                      _smprof_timeline_class_input_init   (GtkWidgetClass           *widget_class);

@@ -1,0 +1,206 @@
+/* smprof-timeline-labels.c
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <math.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "smprof-timeline-private.h"
+#include "smprof-timeline-ruler.h"
+
+/* What is drawn around the plot on every frame: the ruler, the node labels
+ * with the row stripes, and the legend. None is cached: each is bounded by
+ * the pixels, never by the intervals. */
+
+void
+_smprof_timeline_append_text (SmprofTimeline *self,
+                              GtkSnapshot    *snapshot,
+                              PangoLayout    *layout,
+                              const char     *text,
+                              double          x,
+                              double          y,
+                              const GdkRGBA  *color)
+{
+  pango_layout_set_text (layout, text, -1);
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (x, y));
+  gtk_snapshot_append_layout (snapshot, layout, color);
+  gtk_snapshot_restore (snapshot);
+}
+
+void
+_smprof_timeline_draw_ruler (SmprofTimeline               *self,
+                             GtkSnapshot                  *snapshot,
+                             const SmprofTimelineViewport *vp,
+                             double                        rows_height)
+{
+  double width = gtk_widget_get_width (GTK_WIDGET (self));
+  double end = vp->start + vp->span;
+  GdkRGBA line = self->fg, grid = self->fg, text = self->fg;
+  double step, start, range_start, range_end;
+  guint n_minor;
+  int h;
+
+  line.alpha = 0.3;
+  grid.alpha = 0.07;
+  text.alpha = 0.8;
+
+  _smprof_timeline_append_rect (snapshot, &line, 0, SMPROF_TIMELINE_RULER_HEIGHT - 1, width, 1);
+  _smprof_timeline_append_text (self, snapshot, self->small_text,
+                                self->align_by_step ? C_("axis", "Step") : C_("axis", "Time"), 8, 6, &text);
+
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (vp->x - 1, 0, width - vp->x + 1,
+                                                         SMPROF_TIMELINE_RULER_HEIGHT + rows_height));
+
+  if (_smprof_timeline_shaded_range (self, &range_start, &range_end))
+    {
+      GdkRGBA band = _smprof_timeline_accent_color (self, 0.5);
+      double x0 = MAX (smprof_timeline_viewport_value_to_x (vp, range_start), vp->x - 2);
+      double x1 = MIN (smprof_timeline_viewport_value_to_x (vp, range_end), width + 2);
+
+      if (x1 > x0)
+        _smprof_timeline_append_rect (snapshot, &band, x0, SMPROF_TIMELINE_RULER_HEIGHT - 5, MAX (1, x1 - x0), 4);
+    }
+
+  pango_layout_set_text (self->small_text, "0", -1);
+  pango_layout_get_pixel_size (self->small_text, NULL, &h);
+
+  if (!self->align_by_step)
+    {
+      step = smprof_timeline_ruler_nice_step (vp->span, vp->width, 90, 0, &n_minor);
+      start = ceil (vp->start / step);
+
+      for (double k = start; k * step <= end; k++)
+        {
+          double t = k * step;
+          double x = smprof_timeline_viewport_value_to_x (vp, t);
+          g_autofree char *label = smprof_timeline_ruler_format_time (t, step);
+
+          _smprof_timeline_append_rect (snapshot, &line, x, SMPROF_TIMELINE_RULER_HEIGHT - 9, 1, 8);
+          _smprof_timeline_append_rect (snapshot, &grid, x, SMPROF_TIMELINE_RULER_HEIGHT, 1, rows_height);
+          _smprof_timeline_append_text (self, snapshot, self->small_text, label, x + 3,
+                                        SMPROF_TIMELINE_RULER_HEIGHT - 9 - h + 4, &text);
+        }
+
+      for (double k = floor (vp->start / (step / n_minor)); k * step / n_minor <= end; k++)
+        {
+          double x = smprof_timeline_viewport_value_to_x (vp, k * step / n_minor);
+
+          _smprof_timeline_append_rect (snapshot, &line, x, SMPROF_TIMELINE_RULER_HEIGHT - 4, 1, 3);
+        }
+    }
+  else if (self->layout != NULL)
+    {
+      guint n_steps = smprof_timeline_layout_get_n_steps (self->layout);
+
+      step = smprof_timeline_ruler_nice_step (vp->span, vp->width, 48, 1, &n_minor);
+      start = MAX (0, ceil (vp->start / step));
+
+      for (double k = start; k * step <= end && k * step < n_steps; k++)
+        {
+          double x = smprof_timeline_viewport_value_to_x (vp, k * step);
+          g_autofree char *label = smprof_timeline_layout_dup_step_label (self->layout, (guint) (k * step));
+
+          _smprof_timeline_append_rect (snapshot, &line, x, SMPROF_TIMELINE_RULER_HEIGHT - 9, 1, 8);
+          _smprof_timeline_append_rect (snapshot, &grid, x, SMPROF_TIMELINE_RULER_HEIGHT, 1, rows_height);
+          _smprof_timeline_append_text (self, snapshot, self->small_text, label, x + 3,
+                                        SMPROF_TIMELINE_RULER_HEIGHT - 9 - h + 4, &text);
+        }
+    }
+
+  gtk_snapshot_pop (snapshot);
+}
+
+void
+_smprof_timeline_draw_row_labels (SmprofTimeline *self,
+                                  GtkSnapshot    *snapshot,
+                                  double          rows_height)
+{
+  double width = gtk_widget_get_width (GTK_WIDGET (self));
+  GdkRGBA line = self->fg, stripe = self->fg;
+  guint first = _smprof_timeline_row_lower_bound (self, self->vscroll);
+
+  line.alpha = 0.12;
+  stripe.alpha = 0.03;
+
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, SMPROF_TIMELINE_RULER_HEIGHT, width, rows_height));
+
+  pango_layout_set_width (self->text, (int) (self->label_width - 14) * PANGO_SCALE);
+  for (guint r = first; r < self->rows->len; r++)
+    {
+      const SmprofTimelineRow *row = _smprof_timeline_get_row (self, r);
+      double y = SMPROF_TIMELINE_RULER_HEIGHT + row->y - self->vscroll;
+      const char *id = smprof_timeline_layout_get_node_id (self->layout, row->node);
+      int h;
+
+      if (y >= SMPROF_TIMELINE_RULER_HEIGHT + rows_height)
+        break;
+
+      if (r % 2 == 1)
+        _smprof_timeline_append_rect (snapshot, &stripe, 0, y, width, row->height);
+      _smprof_timeline_append_rect (snapshot, &line, 0, y + row->height - 1, width, 1);
+
+      pango_layout_set_text (self->text, id, -1);
+      pango_layout_get_pixel_size (self->text, NULL, &h);
+      _smprof_timeline_append_text (self, snapshot, self->text, id, 8,
+                                    floor (y + SMPROF_TIMELINE_ROW_PAD + (SMPROF_TIMELINE_LANE_HEIGHT - h) / 2.0), &self->fg);
+    }
+  pango_layout_set_width (self->text, -1);
+
+  _smprof_timeline_append_rect (snapshot, &line, self->label_width - 1, SMPROF_TIMELINE_RULER_HEIGHT, 1, rows_height);
+
+  gtk_snapshot_pop (snapshot);
+}
+
+void
+_smprof_timeline_draw_legend (SmprofTimeline *self,
+                              GtkSnapshot    *snapshot)
+{
+  static const SmprofPhase phases[] = {
+    SMPROF_PHASE_STEP_START, SMPROF_PHASE_FORWARD_PASS_END, SMPROF_PHASE_STEP_END,
+  };
+  double width = gtk_widget_get_width (GTK_WIDGET (self));
+  double y = gtk_widget_get_height (GTK_WIDGET (self)) - SMPROF_TIMELINE_LEGEND_HEIGHT;
+  GdkRGBA line = self->fg;
+  double x = 8;
+  int w, h;
+
+  line.alpha = 0.15;
+  _smprof_timeline_append_rect (snapshot, &line, 0, y, width, 1);
+
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, y, width, SMPROF_TIMELINE_LEGEND_HEIGHT));
+
+  for (SmprofMode mode = SMPROF_MODE_TRAIN; mode <= SMPROF_MODE_POST_HOOK_CLOSE; mode++)
+    {
+      const char *label = smprof_timeline_get_mode_label (mode);
+      GdkRGBA color;
+
+      smprof_timeline_get_mode_color (mode, self->dark, &color);
+      _smprof_timeline_append_rect (snapshot, &color, x, y + 7, 12, 12);
+      pango_layout_set_text (self->small_text, label, -1);
+      pango_layout_get_pixel_size (self->small_text, &w, &h);
+      _smprof_timeline_append_text (self, snapshot, self->small_text, label, x + 16, y + (SMPROF_TIMELINE_LEGEND_HEIGHT - h) / 2.0, &self->fg);
+      x += 16 + w + 14;
+    }
+
+  x += 6;
+  for (guint i = 0; i < G_N_ELEMENTS (phases); i++)
+    {
+      const char *label = _smprof_timeline_phase_label (phases[i]);
+      GdkRGBA block = self->fg;
+
+      block.alpha = 0.25;
+      _smprof_timeline_append_rect (snapshot, &block, x, y + 9, 12, 8);
+      _smprof_timeline_draw_phase_tick (self, snapshot, phases[i], phases[i] == SMPROF_PHASE_STEP_END ? x + 11 : x + 1, y + 9, 8);
+      pango_layout_set_text (self->small_text, label, -1);
+      pango_layout_get_pixel_size (self->small_text, &w, &h);
+      _smprof_timeline_append_text (self, snapshot, self->small_text, label, x + 16, y + (SMPROF_TIMELINE_LEGEND_HEIGHT - h) / 2.0, &self->fg);
+      x += 16 + w + 14;
+    }
+
+  _smprof_timeline_draw_compare_legend (self, snapshot, x, y);
+  gtk_snapshot_pop (snapshot);
+}
