@@ -1,0 +1,45 @@
+/* smprof-local-source-private.h: what smprof-local-source.c,
+ * smprof-local-source-listing.c and smprof-local-source-node.c share
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "smprof-local-source.h"
+
+G_BEGIN_DECLS
+
+struct _SmprofLocalSource
+{
+  GObject  parent_instance;
+
+  char    *root;   /* the folder that holds framework/, absolute */
+  char    *scope;  /* what to list, relative to root: framework[/<fw>[/<profiler>]] */
+  guint    scope_depth;
+};
+
+/* smprof-local-source.c */
+gboolean _smprof_local_source_is_directory (const char *path);
+
+/* smprof-local-source-listing.c */
+void       _smprof_local_source_add_io_problem     (SmprofListing  *listing,
+                                                    const char     *relative,
+                                                    GError         *error);
+GPtrArray *_smprof_local_source_read_sorted_folder (const char     *path,
+                                                    GError        **error);
+gboolean   _smprof_local_source_list               (SmprofSource   *source,
+                                                    SmprofListing  *listing,
+                                                    GCancellable   *cancellable,
+                                                    GError        **error);
+
+/* smprof-local-source-node.c */
+void _smprof_local_source_list_node_folder (SmprofLocalSource *self,
+                                            SmprofListing     *listing,
+                                            const char        *relative,
+                                            gboolean           names_only,
+                                            guint              n_parts,
+                                            GCancellable      *cancellable);
+
+G_END_DECLS
