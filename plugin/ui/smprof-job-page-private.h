@@ -195,6 +195,23 @@ GPtrArray *_smprof_job_page_records_in_job   (SmprofJob      *job,
 void                _smprof_job_page_set_busy         (SmprofJobPage *self,
                                                        gboolean       busy);
 const char * const *_smprof_job_page_current_node_ids (SmprofJobPage *self);
+void                _smprof_job_page_queue_update     (SmprofJobPage *self);
+
+/* smprof-job-page-selection.c */
+void _smprof_job_page_class_selection_init   (GtkWidgetClass *widget_class);
+void _smprof_job_page_sync_timeline          (SmprofJobPage  *self);
+void _smprof_job_page_clear_query            (SmprofJobPage  *self);
+
+/* smprof-job-page-header.c */
+void _smprof_job_page_class_header_init      (GtkWidgetClass *widget_class);
+void _smprof_job_page_header_init            (SmprofJobPage  *self);
+void _smprof_job_page_update_header          (SmprofJobPage  *self);
+void _smprof_job_page_update_node_model      (SmprofJobPage  *self);
+void _smprof_job_page_set_profiler_internal  (SmprofJobPage  *self,
+                                              SmprofProfiler  profiler);
+
+/* smprof-job-page-actions.c */
+void _smprof_job_page_class_actions_init     (GtkWidgetClass *widget_class);
 
 /* smprof-job-page-aggregate.c */
 GMutex    *_smprof_job_page_get_reading_lock     (void);
