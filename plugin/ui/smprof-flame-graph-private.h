@@ -51,14 +51,6 @@ struct _SmprofFlameGraph
 };
 
 SmprofCallTree    *_smprof_flame_graph_get_tree        (SmprofFlameGraph *self);
-gboolean           _smprof_flame_graph_get_rect_area   (SmprofFlameGraph *self,
-                                                        guint             index,
-                                                        int               width,
-                                                        int               height,
-                                                        graphene_rect_t  *area);
-int                _smprof_flame_graph_hit_test        (SmprofFlameGraph *self,
-                                                        double            x,
-                                                        double            y);
 char              *_smprof_flame_graph_dup_details     (SmprofFlameGraph *self,
                                                         guint32           node,
                                                         gboolean          markup);
@@ -70,6 +62,19 @@ void               _smprof_flame_graph_invalidate_render (SmprofFlameGraph *self
 void               _smprof_flame_graph_reset_tree      (SmprofFlameGraph *self);
 void               _smprof_flame_graph_class_init_input (GtkWidgetClass  *widget_class);
 void               _smprof_flame_graph_init_input      (SmprofFlameGraph *self);
+
+/* smprof-flame-graph-draw.c */
+gboolean           _smprof_flame_graph_get_rect_area   (SmprofFlameGraph *self,
+                                                        guint             index,
+                                                        int               width,
+                                                        int               height,
+                                                        graphene_rect_t  *area);
+int                _smprof_flame_graph_hit_test        (SmprofFlameGraph *self,
+                                                        double            x,
+                                                        double            y);
+gboolean           _smprof_flame_graph_update_dark     (SmprofFlameGraph *self);
+void               _smprof_flame_graph_snapshot        (GtkWidget        *widget,
+                                                        GtkSnapshot      *snapshot);
 
 /* smprof-flame-graph-diff.c */
 void               _smprof_flame_graph_diff_color      (SmprofFlameGraph      *self,
