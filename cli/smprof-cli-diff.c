@@ -632,7 +632,7 @@ print_table (FILE       *stream,
              SmprofDiff *result)
 {
   const SmprofDiffExportOptions *options = &diff->export;
-  SmprofFuncTable *table = smprof_diff_get_func_table (result);
+  SmprofFunctionKeys            *table = smprof_diff_get_function_keys (result);
   g_autoptr(GArray) order = smprof_diff_sorted (result, options->metric, options->sort);
   int limit = options->limit >= 0 ? options->limit : 30;
   double ta = smprof_diff_get_total_time (result, SMPROF_DIFF_A);
@@ -679,7 +679,7 @@ print_table (FILE       *stream,
       else
         format_value (delta, sizeof delta, v[SMPROF_DIFF_B] - v[SMPROF_DIFF_A], options->metric, TRUE);
       format_ratio (ratio, sizeof ratio, row, v);
-      label = smprof_func_table_dup_label (table, row->func);
+      label = smprof_function_keys_dup_label (table, row->func);
       fprintf (stream, "%14s %14s %14s %9s  %s\n", a, b, delta, ratio, label);
       shown++;
     }

@@ -84,7 +84,7 @@ smprof_cli_print_cprofile (FILE                  *stream,
                            SmprofSortKey          sort,
                            int                    limit)
 {
-  SmprofFuncTable *table = smprof_cprofile_profile_get_table (profile);
+  SmprofFunctionKeys *table = smprof_cprofile_profile_get_table (profile);
   g_autoptr(GArray) order = smprof_cprofile_profile_sorted (profile, sort);
   gint64 total_calls = smprof_cprofile_profile_get_total_calls (profile);
   gint64 prim_calls = smprof_cprofile_profile_get_prim_calls (profile);
@@ -106,7 +106,7 @@ smprof_cli_print_cprofile (FILE                  *stream,
   for (guint i = 0; i < n; i++)
     {
       const SmprofProfileEntry *entry = smprof_cprofile_profile_get_entry (profile, g_array_index (order, guint, i));
-      g_autofree char *label = smprof_func_table_dup_label (table, entry->func);
+      g_autofree char *label = smprof_function_keys_dup_label (table, entry->func);
       g_autofree char *calls = NULL;
 
       if (entry->nc != entry->cc)
@@ -137,7 +137,7 @@ smprof_cli_print_tree (FILE               *stream,
                        GPtrArray          *records,
                        int                 limit)
 {
-  SmprofFuncTable *table = smprof_call_tree_get_table (tree);
+  SmprofFunctionKeys *table = smprof_call_tree_get_table (tree);
   const SmprofCallTreeNode *root = smprof_call_tree_get_node (tree, SMPROF_CALL_TREE_ROOT);
   guint32 current = root->first_child;
   guint depth = 0;
@@ -151,9 +151,9 @@ smprof_cli_print_tree (FILE               *stream,
       const SmprofCallTreeNode *node = smprof_call_tree_get_node (tree, current);
 
       fprintf (stream, "%*s%.3f %s  %s:%" G_GINT64_FORMAT "\n", (int) depth * 2, "", node->total,
-               smprof_func_table_get_name (table, node->func),
-               smprof_func_table_get_file (table, node->func),
-               smprof_func_table_get_line (table, node->func));
+               smprof_function_keys_get_name (table, node->func),
+               smprof_function_keys_get_file (table, node->func),
+               smprof_function_keys_get_line (table, node->func));
       printed++;
 
       if (node->first_child != SMPROF_CALL_TREE_NONE)

@@ -97,16 +97,16 @@ write_rules (SmprofJsonWriter *writer)
 }
 
 static void
-write_function_key (SmprofJsonWriter *writer,
-                    SmprofFuncTable  *table,
-                    guint32           func)
+write_function_key (SmprofJsonWriter   *writer,
+                    SmprofFunctionKeys *table,
+                    guint32             func)
 {
   smprof_json_writer_member (writer, "function");
-  smprof_json_writer_string (writer, smprof_func_table_get_name (table, func));
+  smprof_json_writer_string (writer, smprof_function_keys_get_name (table, func));
   smprof_json_writer_member (writer, "file");
-  smprof_json_writer_string (writer, smprof_func_table_get_file (table, func));
+  smprof_json_writer_string (writer, smprof_function_keys_get_file (table, func));
   smprof_json_writer_member (writer, "line");
-  smprof_json_writer_int (writer, smprof_func_table_get_line (table, func));
+  smprof_json_writer_int (writer, smprof_function_keys_get_line (table, func));
 }
 
 static void
@@ -114,8 +114,8 @@ write_functions (SmprofJsonWriter       *writer,
                  SmprofStepStats        *stats,
                  const SmprofCliOptions *options)
 {
-  SmprofFuncTable *table = smprof_job_get_func_table (smprof_step_stats_get_job (stats));
-  guint n_steps = smprof_step_stats_get_n_steps (stats);
+  SmprofFunctionKeys *table = smprof_job_get_function_keys (smprof_step_stats_get_job (stats));
+  guint               n_steps = smprof_step_stats_get_n_steps (stats);
   g_autofree double *series = g_new (double, MAX (n_steps, 1));
   guint n = function_limit (stats, options);
 
@@ -155,7 +155,7 @@ static void
 write_matrix (SmprofJsonWriter *writer,
               SmprofStepStats  *stats)
 {
-  SmprofFuncTable *table = smprof_job_get_func_table (smprof_step_stats_get_job (stats));
+  SmprofFunctionKeys *table = smprof_job_get_function_keys (smprof_step_stats_get_job (stats));
   const char * const *node_ids = smprof_step_stats_get_node_ids (stats);
   g_autoptr(GArray) columns = smprof_step_stats_top_functions (stats, MATRIX_TOP_N);
 
@@ -233,8 +233,8 @@ print_function_table (FILE                   *stream,
                       SmprofStepStats        *stats,
                       const SmprofCliOptions *options)
 {
-  SmprofFuncTable *table = smprof_job_get_func_table (smprof_step_stats_get_job (stats));
-  guint n = function_limit (stats, options);
+  SmprofFunctionKeys *table = smprof_job_get_function_keys (smprof_step_stats_get_job (stats));
+  guint               n = function_limit (stats, options);
 
   fprintf (stream, "\n%s\n", _("Self time per step, seconds (steps where a function did not run count as 0):"));
   fprintf (stream, "%6s %10s %10s %10s %10s %10s  %s\n",
@@ -242,7 +242,7 @@ print_function_table (FILE                   *stream,
   for (guint i = 0; i < n; i++)
     {
       const SmprofStepFunction *function = smprof_step_stats_get_function (stats, i);
-      g_autofree char *label = smprof_func_table_dup_label (table, function->func);
+      g_autofree char *label = smprof_function_keys_dup_label (table, function->func);
 
       fprintf (stream, "%6u %10.6f %10.6f %10.6f %10.6f %10.6f  %s\n", function->count, function->min,
                function->median, function->p95, function->max, function->total, label);
@@ -253,7 +253,7 @@ static void
 print_matrix (FILE            *stream,
               SmprofStepStats *stats)
 {
-  SmprofFuncTable *table = smprof_job_get_func_table (smprof_step_stats_get_job (stats));
+  SmprofFunctionKeys *table = smprof_job_get_function_keys (smprof_step_stats_get_job (stats));
   const char * const *node_ids = smprof_step_stats_get_node_ids (stats);
   g_autoptr(GArray) columns = smprof_step_stats_top_functions (stats, MATRIX_TOP_N);
   g_autofree guint *n_steps = g_new0 (guint, g_strv_length ((char **) node_ids) + 1);
@@ -270,7 +270,7 @@ print_matrix (FILE            *stream,
   for (guint c = 0; c < columns->len; c++)
     {
       guint index = g_array_index (columns, guint, c);
-      g_autofree char *label = smprof_func_table_dup_label (table, smprof_step_stats_get_function (stats, index)->func);
+      g_autofree char *label = smprof_function_keys_dup_label (table, smprof_step_stats_get_function (stats, index)->func);
 
       for (guint n = 0; node_ids[n] != NULL; n++)
         {

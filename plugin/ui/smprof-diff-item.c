@@ -191,7 +191,7 @@ smprof_diff_item_init (SmprofDiffItem *self)
 }
 
 SmprofDiffItem *
-smprof_diff_item_new (SmprofFuncTable     *table,
+smprof_diff_item_new (SmprofFunctionKeys  *table,
                       const SmprofDiffRow *row,
                       SmprofDiffMetric     metric)
 {

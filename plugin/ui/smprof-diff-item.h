@@ -16,7 +16,7 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (SmprofDiffItem, smprof_diff_item, SMPROF, DIFF_ITEM, GObject)
 
-SmprofDiffItem *smprof_diff_item_new       (SmprofFuncTable     *table,
+SmprofDiffItem *smprof_diff_item_new       (SmprofFunctionKeys  *table,
                                             const SmprofDiffRow *row,
                                             SmprofDiffMetric     metric);
 guint32         smprof_diff_item_get_func  (SmprofDiffItem      *self);

@@ -66,7 +66,7 @@ rebuild (SmprofDiffTable *self)
 
   if (self->diff != NULL)
     {
-      SmprofFuncTable *table = smprof_diff_get_func_table (self->diff);
+      SmprofFunctionKeys *table = smprof_diff_get_function_keys (self->diff);
       g_autoptr(GArray) order = smprof_diff_sorted (self->diff, self->metric, SMPROF_DIFF_COLUMN_ABS_DELTA);
 
       for (guint i = 0; i < order->len; i++)

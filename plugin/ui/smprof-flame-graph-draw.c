@@ -127,7 +127,7 @@ render_frames (SmprofFlameGraph *self,
 
   if (n_rects > 0)
     {
-      SmprofFuncTable *table = smprof_call_tree_get_table (tree);
+      SmprofFunctionKeys *table = smprof_call_tree_get_table (tree);
       g_autoptr(PangoLayout) label = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
       double text_rgb[3];
       GdkRGBA text_color, dimmed_text_color;

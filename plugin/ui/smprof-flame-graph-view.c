@@ -7,7 +7,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "smprof-flame-graph-view.h"
-#include "smprof-flame-graph-colors.h"
+#include "smprof-flame-graph-view-scheme.h"
 #include "smprof-ui.h"
 #include "smprof-ui-format.h"
 
@@ -115,8 +115,8 @@ add_crumb (SmprofFlameGraphView *self,
            guint32               node,
            gboolean              current)
 {
-  SmprofFuncTable *table = smprof_call_tree_get_table (tree);
-  guint32 func = smprof_call_tree_get_node (tree, node)->func;
+  SmprofFunctionKeys *table = smprof_call_tree_get_table (tree);
+  guint32             func = smprof_call_tree_get_node (tree, node)->func;
   g_autofree char *name = node == SMPROF_CALL_TREE_ROOT ? g_strdup (_("All")) : smprof_ui_dup_func_name (table, func);
   GtkWidget *label = gtk_label_new (name);
 
@@ -347,7 +347,7 @@ smprof_flame_graph_view_init (SmprofFlameGraphView *self)
   g_signal_connect_object (adjustment, "value-changed", G_CALLBACK (adjustment_value_changed_cb), self,
                            G_CONNECT_SWAPPED);
 
-  _smprof_flame_graph_colors_init (GTK_WIDGET (self), self->flame_graph);
+  _smprof_flame_graph_view_scheme_init (GTK_WIDGET (self), self->flame_graph);
 
   update_details (self);
   update_breadcrumbs (self);

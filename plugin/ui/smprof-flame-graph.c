@@ -135,7 +135,7 @@ _smprof_flame_graph_dup_details (SmprofFlameGraph *self,
                                  gboolean          markup)
 {
   SmprofCallTree *tree = _smprof_flame_graph_get_tree (self);
-  SmprofFuncTable *table;
+  SmprofFunctionKeys *table;
   const SmprofCallTreeNode *entry;
   double root_total;
   g_autofree char *name = NULL;

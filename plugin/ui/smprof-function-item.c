@@ -294,21 +294,21 @@ smprof_function_item_init (SmprofFunctionItem *self)
  * Returns: (transfer full): a new row
  */
 SmprofFunctionItem *
-smprof_function_item_new (SmprofFuncTable *table,
-                          guint32          func,
-                          gint64           ncalls,
-                          gint64           pcalls,
-                          double           tottime,
-                          double           cumtime)
+smprof_function_item_new (SmprofFunctionKeys *table,
+                          guint32             func,
+                          gint64              ncalls,
+                          gint64              pcalls,
+                          double              tottime,
+                          double              cumtime)
 {
   SmprofFunctionItem *self;
 
   g_return_val_if_fail (table != NULL, NULL);
-  g_return_val_if_fail (func < smprof_func_table_get_size (table), NULL);
+  g_return_val_if_fail (func < smprof_function_keys_get_size (table), NULL);
 
   self = g_object_new (SMPROF_TYPE_FUNCTION_ITEM, NULL);
   self->func = func;
-  self->label = smprof_func_table_dup_label (table, func);
+  self->label = smprof_function_keys_dup_label (table, func);
   self->ncalls = ncalls < 0 ? -1 : ncalls;
   self->pcalls = pcalls < 0 ? -1 : pcalls;
   self->tottime = tottime;

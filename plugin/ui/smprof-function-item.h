@@ -8,7 +8,7 @@
 
 #include <glib-object.h>
 
-#include "smprof-func-table.h"
+#include "smprof-function-keys.h"
 #include "smprof-step-stats.h"
 
 G_BEGIN_DECLS
@@ -17,7 +17,7 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (SmprofFunctionItem, smprof_function_item, SMPROF, FUNCTION_ITEM, GObject)
 
-SmprofFunctionItem *smprof_function_item_new                 (SmprofFuncTable    *table,
+SmprofFunctionItem *smprof_function_item_new                 (SmprofFunctionKeys *table,
                                                               guint32             func,
                                                               gint64              ncalls,
                                                               gint64              pcalls,

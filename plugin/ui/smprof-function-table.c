@@ -95,7 +95,7 @@ fill_edges (SmprofFunctionTable *self,
             GArray              *edges)
 {
   /* No profile (an empty selection): no edges, and no job to ask. */
-  SmprofFuncTable *table = self->profile != NULL ? smprof_job_get_func_table (smprof_profile_get_job (self->profile))
+  SmprofFunctionKeys *table = self->profile != NULL ? smprof_job_get_function_keys (smprof_profile_get_job (self->profile))
                                                  : NULL;
   g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
 
@@ -645,7 +645,7 @@ smprof_function_table_set_profile (SmprofFunctionTable *self,
   if (profile != NULL)
     {
       SmprofJob *job = smprof_profile_get_job (profile);
-      SmprofFuncTable *table = smprof_job_get_func_table (job);
+      SmprofFunctionKeys *table = smprof_job_get_function_keys (job);
       guint n = smprof_profile_get_n_functions (profile);
 
       /* Function numbers are the job's own: rows of another job mean

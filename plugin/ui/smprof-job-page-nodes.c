@@ -103,10 +103,10 @@ cell_activated_cb (SmprofJobPage *self,
    * the change, so filter it to that function's name. */
   if (_smprof_job_page_compare_node (self, node_id) && self->job != NULL)
     {
-      SmprofFuncTable *table = smprof_job_get_func_table (self->job);
+      SmprofFunctionKeys *table = smprof_job_get_function_keys (self->job);
       g_autofree char *name = NULL;
 
-      if (func >= smprof_func_table_get_size (table))
+      if (func >= smprof_function_keys_get_size (table))
         return;
       name = smprof_ui_dup_func_name (table, func);
       smprof_diff_table_set_filter_text (smprof_compare_view_get_table (view), name);

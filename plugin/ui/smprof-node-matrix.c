@@ -137,8 +137,8 @@ collect_stragglers (SmprofNodeMatrix *self)
  * "{built-in method time.sleep}" reads "time.sleep" and "{method 'run' of
  * 'X' objects}" reads "run". The tooltip keeps the full label. */
 static char *
-dup_short_name (SmprofFuncTable *table,
-                guint32          func)
+dup_short_name (SmprofFunctionKeys *table,
+                guint32             func)
 {
   g_autofree char *name = smprof_ui_dup_func_name (table, func);
   gsize length = strlen (name);
@@ -161,8 +161,8 @@ static void
 rebuild (SmprofNodeMatrix *self)
 {
   const char * const *node_ids;
-  SmprofFuncTable *table;
-  guint n_columns;
+  SmprofFunctionKeys *table;
+  guint               n_columns;
 
   clear_data (self);
   self->hover_row = self->hover_col = -1;
@@ -170,7 +170,7 @@ rebuild (SmprofNodeMatrix *self)
   if (self->stats != NULL)
     {
       node_ids = smprof_step_stats_get_node_ids (self->stats);
-      table = smprof_job_get_func_table (smprof_step_stats_get_job (self->stats));
+      table = smprof_job_get_function_keys (smprof_step_stats_get_job (self->stats));
       self->n_nodes = g_strv_length ((char **) node_ids);
       self->columns = smprof_step_stats_top_functions (self->stats, self->top_n);
       n_columns = self->columns->len;
@@ -265,10 +265,10 @@ char *
 _smprof_node_matrix_dup_function_label (SmprofNodeMatrix *self,
                                         guint             col)
 {
-  SmprofFuncTable *table = smprof_job_get_func_table (smprof_step_stats_get_job (self->stats));
-  guint32 func = smprof_step_stats_get_function (self->stats, _smprof_node_matrix_get_column_function (self, col))->func;
+  SmprofFunctionKeys *table = smprof_job_get_function_keys (smprof_step_stats_get_job (self->stats));
+  guint32             func = smprof_step_stats_get_function (self->stats, _smprof_node_matrix_get_column_function (self, col))->func;
 
-  return smprof_func_table_dup_label (table, func);
+  return smprof_function_keys_dup_label (table, func);
 }
 
 /* A row header (@col -1) asks to compare its node with the others; a cell
@@ -450,7 +450,7 @@ smprof_node_matrix_class_init (SmprofNodeMatrixClass *klass)
    * SmprofNodeMatrix::cell-activated:
    * @self: the matrix
    * @node_id: the cell's node
-   * @func: the cell's function, an id of the job's #SmprofFuncTable
+   * @func: the cell's function, an id of the job's #SmprofFunctionKeys
    *
    * A cell was clicked, or activated from the keyboard.
    */

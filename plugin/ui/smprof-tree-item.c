@@ -67,8 +67,8 @@ smprof_tree_item_get_property (GObject    *object,
                                GValue     *value,
                                GParamSpec *pspec)
 {
-  SmprofTreeItem *self = SMPROF_TREE_ITEM (object);
-  SmprofFuncTable *table = smprof_call_tree_get_table (smprof_profile_get_call_tree (self->profile));
+  SmprofTreeItem     *self = SMPROF_TREE_ITEM (object);
+  SmprofFunctionKeys *table = smprof_call_tree_get_table (smprof_profile_get_call_tree (self->profile));
 
   switch (prop_id)
     {

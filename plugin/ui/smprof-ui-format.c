@@ -117,41 +117,41 @@ smprof_ui_format_percent (double fraction)
 }
 
 static gboolean
-is_builtin (SmprofFuncTable *table,
-            guint32          func)
+is_builtin (SmprofFunctionKeys *table,
+            guint32             func)
 {
-  return strcmp (smprof_func_table_get_file (table, func), "~") == 0 &&
-         smprof_func_table_get_line (table, func) == 0;
+  return strcmp (smprof_function_keys_get_file (table, func), "~") == 0 &&
+         smprof_function_keys_get_line (table, func) == 0;
 }
 
 /* The function's name; "{built-in method ...}" for C functions, as pstats
  * labels them. */
 char *
-smprof_ui_dup_func_name (SmprofFuncTable *table,
-                         guint32          func)
+smprof_ui_dup_func_name (SmprofFunctionKeys *table,
+                         guint32             func)
 {
   g_return_val_if_fail (table != NULL, NULL);
 
-  if (func == SMPROF_FUNC_NONE || func >= smprof_func_table_get_size (table))
+  if (func == SMPROF_FUNC_NONE || func >= smprof_function_keys_get_size (table))
     return g_strdup (_("All"));
 
   if (is_builtin (table, func))
-    return smprof_func_table_dup_label (table, func);
+    return smprof_function_keys_dup_label (table, func);
 
-  return g_strdup (smprof_func_table_get_name (table, func));
+  return g_strdup (smprof_function_keys_get_name (table, func));
 }
 
 /* "file:line", or an empty string for built-ins and the synthetic root. */
 char *
-smprof_ui_dup_func_location (SmprofFuncTable *table,
-                             guint32          func)
+smprof_ui_dup_func_location (SmprofFunctionKeys *table,
+                             guint32             func)
 {
   g_return_val_if_fail (table != NULL, NULL);
 
-  if (func == SMPROF_FUNC_NONE || func >= smprof_func_table_get_size (table) || is_builtin (table, func))
+  if (func == SMPROF_FUNC_NONE || func >= smprof_function_keys_get_size (table) || is_builtin (table, func))
     return g_strdup ("");
 
   return g_strdup_printf ("%s:%" G_GINT64_FORMAT,
-                          smprof_func_table_get_file (table, func),
-                          smprof_func_table_get_line (table, func));
+                          smprof_function_keys_get_file (table, func),
+                          smprof_function_keys_get_line (table, func));
 }

@@ -113,14 +113,14 @@ time_frame (GtkWidget  *widget,
 }
 
 static SmprofCallTree *
-synthetic_tree (SmprofFuncTable *table,
-                guint            n_frames,
-                guint32          seed)
+synthetic_tree (SmprofFunctionKeys *table,
+                guint               n_frames,
+                guint32             seed)
 {
   SmprofCallTree *tree = smprof_call_tree_new (table);
   g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
   g_autoptr(GArray) open = g_array_new (FALSE, FALSE, sizeof (guint32));
-  guint n_funcs = MAX (smprof_func_table_get_size (table), 1);
+  guint   n_funcs = MAX (smprof_function_keys_get_size (table), 1);
   guint32 root = SMPROF_CALL_TREE_ROOT;
 
   g_array_append_val (open, root);
@@ -253,7 +253,7 @@ main (int   argc,
   merged = smprof_profile_new (job, SMPROF_PROFILER_CPROFILE, (const char * const *) nodes, records);
   synthetic = _smprof_profile_new_summed (job, SMPROF_PROFILER_PYINSTRUMENT, (const char * const *) nodes,
                                           g_ptr_array_new (), NULL,
-                                          synthetic_tree (smprof_job_get_func_table (job), n_frames, seed));
+                                          synthetic_tree (smprof_job_get_function_keys (job), n_frames, seed));
 
   window = gtk_window_new ();
   graph = smprof_flame_graph_new ();

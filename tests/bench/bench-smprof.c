@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "smprof-aggregate.h"
+#include "smprof-estimated-tree.h"
 #include "smprof-flame-layout.h"
 #include "smprof-flame-render.h"
 #include "smprof-local-source.h"
@@ -373,7 +374,7 @@ run_memory (const Options *options)
   g_print ("{\"mode\": \"memory\", \"intervals\": %u, \"functions\": %u, \"stats_bytes\": %" G_GUINT64_FORMAT ", "
            "\"index_bytes\": %" G_GSIZE_FORMAT ", \"rss_loaded_bytes\": %" G_GUINT64_FORMAT ", "
            "\"rss_bytes\": %" G_GUINT64_FORMAT ", \"peak_rss_bytes\": %" G_GUINT64_FORMAT "}\n",
-           records->len, smprof_func_table_get_size (smprof_job_get_func_table (job)), stats_bytes,
+           records->len, smprof_function_keys_get_size (smprof_job_get_function_keys (job)), stats_bytes,
            smprof_range_index_get_memory_size (index), rss_loaded,
            read_status_kb ("VmRSS:"), read_status_kb ("VmHWM:"));
 
@@ -383,14 +384,14 @@ run_memory (const Options *options)
 /* A deterministic tree of @n_frames frames over the job's functions: a few
  * deep paths with bushy tops, the shape of real flame graphs. */
 static SmprofCallTree *
-synthetic_tree (SmprofFuncTable *table,
-                guint            n_frames,
-                guint32          seed)
+synthetic_tree (SmprofFunctionKeys *table,
+                guint               n_frames,
+                guint32             seed)
 {
   SmprofCallTree *tree = smprof_call_tree_new (table);
   g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
   g_autoptr(GArray) open = g_array_new (FALSE, FALSE, sizeof (guint32));
-  guint n_funcs = MAX (smprof_func_table_get_size (table), 1);
+  guint   n_funcs = MAX (smprof_function_keys_get_size (table), 1);
   guint32 root = SMPROF_CALL_TREE_ROOT;
 
   g_array_append_val (open, root);
@@ -470,7 +471,7 @@ run_flame (const Options *options)
 
   g_print ("{\"mode\": \"flame\", \"nodes\": %u, \"estimated_tree_ms\": %.3f, ", g_strv_length (nodes), (t1 - t0) * 1e3);
   time_flame (tree, "merged", FALSE);
-  synthetic = synthetic_tree (smprof_job_get_func_table (job), options->frames, options->seed);
+  synthetic = synthetic_tree (smprof_job_get_function_keys (job), options->frames, options->seed);
   time_flame (synthetic, "synthetic", TRUE);
   g_print ("}\n");
 

@@ -16,9 +16,9 @@
 /* Checks what no valid result may violate, whatever the input. */
 void
 pstats_test_assert_consistent (const SmprofPstats *stats,
-                               SmprofFuncTable    *table)
+                               SmprofFunctionKeys *table)
 {
-  guint size = smprof_func_table_get_size (table);
+  guint size = smprof_function_keys_get_size (table);
   gint64 total_calls = 0;
   gint64 prim_calls = 0;
   double total_tt = 0;

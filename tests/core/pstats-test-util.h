@@ -6,12 +6,12 @@
 
 #pragma once
 
-#include "smprof-func-table.h"
+#include "smprof-function-keys.h"
 #include "smprof-pstats.h"
 
 G_BEGIN_DECLS
 
 void pstats_test_assert_consistent (const SmprofPstats *stats,
-                                    SmprofFuncTable    *table);
+                                    SmprofFunctionKeys *table);
 
 G_END_DECLS

@@ -58,15 +58,15 @@ assert_same_stats (const SmprofPstats *a,
  * them too, to the same stats, and the fast path interned nothing. Returns
  * whether the fast path read them. */
 static gboolean
-check_bytes (GBytes          *bytes,
-             SmprofFuncTable *table)
+check_bytes (GBytes             *bytes,
+             SmprofFunctionKeys *table)
 {
-  guint size = smprof_func_table_get_size (table);
+  guint size = smprof_function_keys_get_size (table);
   g_autoptr(SmprofPstats) fast = _smprof_pstats_parse_fast (bytes, table);
   g_autoptr(SmprofPstats) general = NULL;
   g_autoptr(GError) error = NULL;
 
-  g_assert_cmpuint (smprof_func_table_get_size (table), ==, size);
+  g_assert_cmpuint (smprof_function_keys_get_size (table), ==, size);
 
   if (fast == NULL)
     return FALSE;
@@ -74,7 +74,7 @@ check_bytes (GBytes          *bytes,
   general = _smprof_pstats_parse_general (bytes, table, &error);
   g_assert_no_error (error);
   g_assert_nonnull (general);
-  g_assert_cmpuint (smprof_func_table_get_size (table), ==, size);
+  g_assert_cmpuint (smprof_function_keys_get_size (table), ==, size);
   assert_same_stats (fast, general);
 
   return TRUE;
@@ -132,7 +132,7 @@ static void
 test_real_files (void)
 {
   g_autoptr(GPtrArray) paths = all_stats_files ();
-  g_autoptr(SmprofFuncTable) table = smprof_func_table_new ();
+  g_autoptr(SmprofFunctionKeys) table = smprof_function_keys_new ();
   guint n_fast = 0;
 
   for (guint i = 0; i < paths->len; i++)
@@ -162,7 +162,7 @@ test_damaged_files (void)
 
   for (guint i = 0; i < paths->len; i += 17)
     {
-      g_autoptr(SmprofFuncTable) table = smprof_func_table_new ();
+      g_autoptr(SmprofFunctionKeys) table = smprof_function_keys_new ();
       g_autoptr(GBytes) whole = load (g_ptr_array_index (paths, i));
       g_autoptr(SmprofPstats) known = _smprof_pstats_parse_general (whole, table, NULL);
       gsize size;
@@ -293,7 +293,7 @@ repeated_keys_file (void)
 static void
 test_dict_semantics (void)
 {
-  g_autoptr(SmprofFuncTable) table = smprof_func_table_new ();
+  g_autoptr(SmprofFunctionKeys) table = smprof_function_keys_new ();
   g_autoptr(GBytes) bytes = repeated_keys_file ();
   g_autoptr(SmprofPstats) general = _smprof_pstats_parse_general (bytes, table, NULL);
   g_autoptr(SmprofPstats) fast = NULL;
@@ -312,16 +312,16 @@ test_dict_semantics (void)
 static void
 test_new_keys_left_to_general (void)
 {
-  g_autoptr(SmprofFuncTable) table = smprof_func_table_new ();
+  g_autoptr(SmprofFunctionKeys) table = smprof_function_keys_new ();
   g_autoptr(GBytes) bytes = repeated_keys_file ();
   g_autoptr(SmprofPstats) stats = NULL;
 
   g_assert_null (_smprof_pstats_parse_fast (bytes, table));
-  g_assert_cmpuint (smprof_func_table_get_size (table), ==, 0);
+  g_assert_cmpuint (smprof_function_keys_get_size (table), ==, 0);
 
   stats = smprof_pstats_parse (bytes, table, NULL);
   g_assert_nonnull (stats);
-  g_assert_cmpuint (smprof_func_table_get_size (table), ==, 3);
+  g_assert_cmpuint (smprof_function_keys_get_size (table), ==, 3);
 }
 
 int

@@ -14,7 +14,7 @@
 
 #include "pstats-test-util.h"
 #include "smprof-cprofile-profile.h"
-#include "smprof-func-table.h"
+#include "smprof-function-keys.h"
 #include "smprof-pstats.h"
 #include "smprof-types.h"
 
@@ -154,7 +154,7 @@ compare_u64 (gconstpointer a,
 static void
 test_pstats_sagemaker_2020 (void)
 {
-  g_autoptr(SmprofFuncTable) table = smprof_func_table_new ();
+  g_autoptr(SmprofFunctionKeys) table = smprof_function_keys_new ();
   g_autoptr(GArray) edges = g_array_new (FALSE, FALSE, sizeof (guint64));
   SmprofPstats *stats[G_N_ELEMENTS (samples_2020)] = { NULL };
   g_autofree guint8 *seen = NULL;
@@ -201,7 +201,7 @@ test_pstats_sagemaker_2020 (void)
         {
           const SmprofFuncStat *stat = &stats[s]->funcs[i];
 
-          if (strcmp (smprof_func_table_get_file (table, stat->func), "~") == 0)
+          if (strcmp (smprof_function_keys_get_file (table, stat->func), "~") == 0)
             n_builtins++;
           if (stat->cc != stat->nc)
             n_recursive++;
@@ -211,11 +211,11 @@ test_pstats_sagemaker_2020 (void)
       g_assert_cmpuint (n_builtins, ==, sample->n_builtins);
       g_assert_cmpuint (n_recursive, ==, sample->n_recursive);
 
-      label = smprof_func_table_dup_label (table, top->func);
+      label = smprof_function_keys_dup_label (table, top->func);
       g_assert_cmpstr (label, ==, sample->top_self);
       g_assert_cmpfloat_with_epsilon (top->tt, sample->top_self_tt, 1e-9);
 
-      append = smprof_func_table_lookup (table, "~", 0, APPEND_KEY);
+      append = smprof_function_keys_lookup (table, "~", 0, APPEND_KEY);
       g_assert_cmpuint (append, !=, SMPROF_FUNC_NONE);
       entry = find_func (stats[s], append);
       g_assert_nonnull (entry);
@@ -238,7 +238,7 @@ test_pstats_sagemaker_2020 (void)
     for (guint i = 0; i < stats[0]->n_funcs; i++)
       if (top == NULL || stats[0]->funcs[i].ct > top->ct)
         top = &stats[0]->funcs[i];
-    label = smprof_func_table_dup_label (table, top->func);
+    label = smprof_function_keys_dup_label (table, top->func);
     g_assert_true (g_str_has_suffix (label, "tf_keras_fit_eager.py:46(main)"));
     g_assert_cmpint (top->cc, ==, 1);
     g_assert_cmpint (top->nc, ==, 1);
@@ -246,7 +246,7 @@ test_pstats_sagemaker_2020 (void)
   }
 
   /* Keys common to the files, through the shared table's ids. */
-  n_keys = smprof_func_table_get_size (table);
+  n_keys = smprof_function_keys_get_size (table);
   seen = g_new0 (guint8, n_keys);
   for (guint s = 0; s < G_N_ELEMENTS (samples_2020); s++)
     for (guint i = 0; i < stats[s]->n_funcs; i++)
@@ -317,7 +317,7 @@ test_pstats_sagemaker_2020 (void)
         const SmprofProfileEntry *entry = smprof_cprofile_profile_get_entry (merged, i);
 
         m_edges += entry->callers->len;
-        m_builtins += strcmp (smprof_func_table_get_file (table, entry->func), "~") == 0;
+        m_builtins += strcmp (smprof_function_keys_get_file (table, entry->func), "~") == 0;
         m_recursive += entry->cc != entry->nc;
         if (entry->func == append)
           {
@@ -337,7 +337,7 @@ test_pstats_sagemaker_2020 (void)
     /* sort_stats("cumtime") puts the training script's main first */
     by_cumtime = smprof_cprofile_profile_sorted (merged, SMPROF_SORT_CUMTIME);
     top = smprof_cprofile_profile_get_entry (merged, g_array_index (by_cumtime, guint, 0));
-    top_label = smprof_func_table_dup_label (table, top->func);
+    top_label = smprof_function_keys_dup_label (table, top->func);
     g_assert_true (g_str_has_suffix (top_label, "tf_keras_fit_eager.py:46(main)"));
   }
 
@@ -401,15 +401,15 @@ next_fields (char      **cursor,
 }
 
 static void
-assert_key (SmprofFuncTable *table,
-            guint32          id,
-            char           **fields)
+assert_key (SmprofFunctionKeys  *table,
+            guint32              id,
+            char               **fields)
 {
-  g_autofree char *file = hex_of (smprof_func_table_get_file (table, id));
-  g_autofree char *name = hex_of (smprof_func_table_get_name (table, id));
+  g_autofree char *file = hex_of (smprof_function_keys_get_file (table, id));
+  g_autofree char *name = hex_of (smprof_function_keys_get_name (table, id));
 
   g_assert_cmpstr (file, ==, fields[1]);
-  g_assert_cmpint (smprof_func_table_get_line (table, id), ==,
+  g_assert_cmpint (smprof_function_keys_get_line (table, id), ==,
                    g_ascii_strtoll (fields[2], NULL, 10));
   g_assert_cmpstr (name, ==, fields[3]);
 }
@@ -420,7 +420,7 @@ assert_same_as_cpython (GPtrArray *paths)
   g_autofree char *python = g_find_program_in_path ("python3");
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   g_autoptr(GError) error = NULL;
-  g_autoptr(SmprofFuncTable) table = smprof_func_table_new ();
+  g_autoptr(SmprofFunctionKeys) table = smprof_function_keys_new ();
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
   char *cursor;
@@ -539,7 +539,7 @@ test_pstats_truncated (void)
 {
   g_autofree char *path = smallest_real_file ();
   g_autoptr(GBytes) whole = load_bytes (path);
-  g_autoptr(SmprofFuncTable) table = smprof_func_table_new ();
+  g_autoptr(SmprofFunctionKeys) table = smprof_function_keys_new ();
   gsize size = g_bytes_get_size (whole);
 
   g_test_message ("truncating %s (%" G_GSIZE_FORMAT " bytes)", path, size);
@@ -570,7 +570,7 @@ test_pstats_bit_flips (void)
 {
   g_autofree char *path = sample_2020_path (samples_2020[2].folder);
   g_autoptr(GBytes) whole = load_bytes (path);
-  g_autoptr(SmprofFuncTable) table = smprof_func_table_new ();
+  g_autoptr(SmprofFunctionKeys) table = smprof_function_keys_new ();
   g_autoptr(GRand) rand = g_rand_new_with_seed (20200805);
   gsize size = 0;
   const guint8 *data = g_bytes_get_data (whole, &size);

@@ -12,7 +12,7 @@
 #include <glib.h>
 
 #include "pstats-test-util.h"
-#include "smprof-func-table.h"
+#include "smprof-function-keys.h"
 #include "smprof-marshal.h"
 #include "smprof-pstats.h"
 #include "smprof-types.h"
@@ -121,7 +121,7 @@ assert_pstats_fails (const GByteArray *array,
                      int               code,
                      const char       *part)
 {
-  g_autoptr(SmprofFuncTable) table = smprof_func_table_new ();
+  g_autoptr(SmprofFunctionKeys) table = smprof_function_keys_new ();
   g_autoptr(GBytes) bytes = bytes_from (array);
   g_autoptr(GError) error = NULL;
   g_autoptr(SmprofPstats) stats = smprof_pstats_parse (bytes, table, &error);
@@ -303,7 +303,7 @@ test_marshal_hostile (void)
 static void
 test_pstats_empty (void)
 {
-  g_autoptr(SmprofFuncTable) table = smprof_func_table_new ();
+  g_autoptr(SmprofFunctionKeys) table = smprof_function_keys_new ();
   g_autoptr(GBytes) bytes = g_bytes_new ("{0", 2);
   g_autoptr(GError) error = NULL;
   g_autoptr(SmprofPstats) stats = smprof_pstats_parse (bytes, table, &error);
@@ -315,13 +315,13 @@ test_pstats_empty (void)
   g_assert_cmpint (stats->total_calls, ==, 0);
   g_assert_cmpint (stats->prim_calls, ==, 0);
   g_assert_cmpfloat (stats->total_tt, ==, 0.0);
-  g_assert_cmpuint (smprof_func_table_get_size (table), ==, 0);
+  g_assert_cmpuint (smprof_function_keys_get_size (table), ==, 0);
 }
 
 static void
 test_pstats_handcrafted (void)
 {
-  g_autoptr(SmprofFuncTable) table = smprof_func_table_new ();
+  g_autoptr(SmprofFunctionKeys) table = smprof_function_keys_new ();
   g_autoptr(GByteArray) in = g_byte_array_new ();
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) error = NULL;
@@ -384,11 +384,11 @@ test_pstats_handcrafted (void)
   g_assert_nonnull (stats);
   pstats_test_assert_consistent (stats, table);
 
-  g_assert_cmpuint (smprof_func_table_get_size (table), ==, 4);
-  a = smprof_func_table_lookup (table, "a.py", 10, "a");
-  b = smprof_func_table_lookup (table, "b.py", 20, "b");
-  c = smprof_func_table_lookup (table, "~", 0, "<built-in method c>");
-  bad = smprof_func_table_lookup (table, "x\xef\xbf\xbd.py", 1 << 30, "n\xef\xbf\xbdm");
+  g_assert_cmpuint (smprof_function_keys_get_size (table), ==, 4);
+  a = smprof_function_keys_lookup (table, "a.py", 10, "a");
+  b = smprof_function_keys_lookup (table, "b.py", 20, "b");
+  c = smprof_function_keys_lookup (table, "~", 0, "<built-in method c>");
+  bad = smprof_function_keys_lookup (table, "x\xef\xbf\xbd.py", 1 << 30, "n\xef\xbf\xbdm");
   g_assert_cmpuint (bad, !=, SMPROF_FUNC_NONE);
 
   g_assert_cmpuint (stats->n_funcs, ==, 4);
@@ -438,7 +438,7 @@ test_pstats_handcrafted (void)
 static void
 test_pstats_repeated_keys (void)
 {
-  g_autoptr(SmprofFuncTable) table = smprof_func_table_new ();
+  g_autoptr(SmprofFunctionKeys) table = smprof_function_keys_new ();
   g_autoptr(GByteArray) in = g_byte_array_new ();
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) error = NULL;
@@ -475,8 +475,8 @@ test_pstats_repeated_keys (void)
   g_assert_no_error (error);
   pstats_test_assert_consistent (stats, table);
 
-  a = smprof_func_table_lookup (table, "a.py", 1, "a");
-  b = smprof_func_table_lookup (table, "b.py", 2, "b");
+  a = smprof_function_keys_lookup (table, "a.py", 1, "a");
+  b = smprof_function_keys_lookup (table, "b.py", 2, "b");
   g_assert_cmpuint (stats->n_funcs, ==, 2);
   g_assert_cmpuint (stats->funcs[0].func, ==, a);
   g_assert_cmpint (stats->funcs[0].nc, ==, 4);

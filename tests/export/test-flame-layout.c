@@ -22,8 +22,8 @@
  * gamma comes first, so that dropping it shows its siblings keep their place. */
 typedef struct
 {
-  SmprofFuncTable *table;
-  SmprofCallTree  *tree;
+  SmprofFunctionKeys *table;
+  SmprofCallTree     *tree;
   guint32          alpha, beta, gamma, delta, eps;
 } Fixture;
 
@@ -35,7 +35,7 @@ add_frame (Fixture    *fixture,
            double      total,
            double      self_time)
 {
-  guint32 func = smprof_func_table_intern (fixture->table, file, strlen (file), 1, name, strlen (name));
+  guint32 func = smprof_function_keys_intern (fixture->table, file, strlen (file), 1, name, strlen (name));
   guint32 node = smprof_call_tree_ensure_child (fixture->tree, parent, func);
 
   smprof_call_tree_add_time (fixture->tree, node, total, self_time);
@@ -47,7 +47,7 @@ static void
 fixture_setup (Fixture       *fixture,
                gconstpointer  data)
 {
-  fixture->table = smprof_func_table_new ();
+  fixture->table = smprof_function_keys_new ();
   fixture->tree = smprof_call_tree_new (fixture->table);
   fixture->alpha = add_frame (fixture, SMPROF_CALL_TREE_ROOT, "alpha", "a.py", 10, 2);
   fixture->gamma = add_frame (fixture, fixture->alpha, "gamma", "c.py", 2, 2);
@@ -62,7 +62,7 @@ fixture_teardown (Fixture       *fixture,
                   gconstpointer  data)
 {
   smprof_call_tree_free (fixture->tree);
-  smprof_func_table_free (fixture->table);
+  smprof_function_keys_free (fixture->table);
 }
 
 static void
@@ -216,11 +216,11 @@ test_match (Fixture       *fixture,
 static void
 test_overfull_children (void)
 {
-  g_autoptr(SmprofFuncTable) table = smprof_func_table_new ();
+  g_autoptr(SmprofFunctionKeys) table = smprof_function_keys_new ();
   g_autoptr(SmprofCallTree) tree = smprof_call_tree_new (table);
-  guint32 f = smprof_func_table_intern (table, "x.py", 4, 1, "f", 1);
-  guint32 g = smprof_func_table_intern (table, "x.py", 4, 2, "g", 1);
-  guint32 h = smprof_func_table_intern (table, "x.py", 4, 3, "h", 1);
+  guint32 f = smprof_function_keys_intern (table, "x.py", 4, 1, "f", 1);
+  guint32 g = smprof_function_keys_intern (table, "x.py", 4, 2, "g", 1);
+  guint32 h = smprof_function_keys_intern (table, "x.py", 4, 3, "h", 1);
   guint32 parent = smprof_call_tree_ensure_child (tree, SMPROF_CALL_TREE_ROOT, f);
   g_autoptr(SmprofFlameLayout) layout = NULL;
   const SmprofFlameRect *last;
@@ -240,7 +240,7 @@ test_overfull_children (void)
 static void
 test_empty (void)
 {
-  g_autoptr(SmprofFuncTable) table = smprof_func_table_new ();
+  g_autoptr(SmprofFunctionKeys) table = smprof_function_keys_new ();
   g_autoptr(SmprofCallTree) tree = smprof_call_tree_new (table);
   g_autoptr(SmprofFlameLayout) layout = smprof_flame_layout_new (tree, SMPROF_CALL_TREE_ROOT, 0);
 
@@ -263,7 +263,7 @@ contrast (const double a[3],
 static void
 test_colors (void)
 {
-  g_autoptr(SmprofFuncTable) table = smprof_func_table_new ();
+  g_autoptr(SmprofFunctionKeys) table = smprof_function_keys_new ();
   const char *files[] = {
     "/opt/conda/lib/python3.11/site-packages/torch/nn/modules/module.py",
     "/opt/conda/lib/python3.11/site-packages/torch/optim/sgd.py",
@@ -285,7 +285,7 @@ test_colors (void)
       {
         g_autofree char *name = g_strdup_printf ("function_%u", i * 7919);
 
-        ids[n++] = smprof_func_table_intern (table, files[f], strlen (files[f]), i, name, strlen (name));
+        ids[n++] = smprof_function_keys_intern (table, files[f], strlen (files[f]), i, name, strlen (name));
       }
 
   for (guint i = 0; i < n; i++)
@@ -319,7 +319,7 @@ test_colors (void)
 static void
 test_large (void)
 {
-  g_autoptr(SmprofFuncTable) table = smprof_func_table_new ();
+  g_autoptr(SmprofFunctionKeys) table = smprof_function_keys_new ();
   g_autoptr(SmprofCallTree) tree = smprof_call_tree_new (table);
   g_autoptr(SmprofFlameLayout) layout = NULL;
   g_autofree double *totals = NULL;
@@ -332,7 +332,7 @@ test_large (void)
     {
       g_autofree char *name = g_strdup_printf ("f%u", i);
 
-      funcs[i] = smprof_func_table_intern (table, "big.py", 6, i, name, strlen (name));
+      funcs[i] = smprof_function_keys_intern (table, "big.py", 6, i, name, strlen (name));
     }
 
   /* Random parents among the last few hundred nodes give a deep, bushy tree. */

@@ -11,6 +11,7 @@
 #include "fuzz-common.h"
 #include "smprof-call-tree.h"
 #include "smprof-cprofile-profile.h"
+#include "smprof-estimated-tree.h"
 #include "smprof-profile.h"
 #include "smprof-pstats-private.h"
 #include "smprof-types.h"
@@ -18,17 +19,17 @@
 FUZZ_DEFINE_INITIALIZE ()
 
 static void
-check_func (SmprofFuncTable *table,
-            guint32          id)
+check_func (SmprofFunctionKeys *table,
+            guint32             id)
 {
-  FUZZ_CHECK (id < smprof_func_table_get_size (table));
-  FUZZ_CHECK (g_utf8_validate (smprof_func_table_get_file (table, id), -1, NULL));
-  FUZZ_CHECK (g_utf8_validate (smprof_func_table_get_name (table, id), -1, NULL));
+  FUZZ_CHECK (id < smprof_function_keys_get_size (table));
+  FUZZ_CHECK (g_utf8_validate (smprof_function_keys_get_file (table, id), -1, NULL));
+  FUZZ_CHECK (g_utf8_validate (smprof_function_keys_get_name (table, id), -1, NULL));
 }
 
 static void
 check_stats (const SmprofPstats *stats,
-             SmprofFuncTable    *table)
+             SmprofFunctionKeys *table)
 {
   for (guint i = 0; i < stats->n_funcs; i++)
     {
@@ -80,14 +81,14 @@ check_same_stats (const SmprofPstats *a,
  * answer on @bytes, or NULL to ask it here. */
 static void
 check_fast_path (GBytes             *bytes,
-                 SmprofFuncTable    *table,
+                 SmprofFunctionKeys *table,
                  const SmprofPstats *general)
 {
-  guint size = smprof_func_table_get_size (table);
+  guint size = smprof_function_keys_get_size (table);
   g_autoptr(SmprofPstats) fast = _smprof_pstats_parse_fast (bytes, table);
   g_autoptr(SmprofPstats) asked = NULL;
 
-  FUZZ_CHECK (smprof_func_table_get_size (table) == size);
+  FUZZ_CHECK (smprof_function_keys_get_size (table) == size);
   if (fast == NULL)
     return;
   if (general == NULL)
@@ -104,13 +105,13 @@ check_fast_path (GBytes             *bytes,
  * file already known: the fast path must give up or agree with the general
  * one, never read past the cut. */
 static void
-check_fast_path_cut (const uint8_t   *data,
-                     size_t           size,
-                     SmprofFuncTable *table)
+check_fast_path_cut (const uint8_t      *data,
+                     size_t              size,
+                     SmprofFunctionKeys *table)
 {
   const size_t cuts[] = { size - 1, size / 2, size / 3 };
 
-  if (size < 2 || smprof_func_table_get_size (table) == 0)
+  if (size < 2 || smprof_function_keys_get_size (table) == 0)
     return;
   for (guint i = 0; i < G_N_ELEMENTS (cuts); i++)
     {
@@ -124,7 +125,7 @@ int
 LLVMFuzzerTestOneInput (const uint8_t *data,
                         size_t         size)
 {
-  g_autoptr(SmprofFuncTable) table = smprof_func_table_new ();
+  g_autoptr(SmprofFunctionKeys) table = smprof_function_keys_new ();
   g_autoptr(GBytes) bytes = fuzz_bytes (data, size);
   g_autoptr(GError) error = NULL;
   g_autoptr(SmprofPstats) stats = smprof_pstats_parse (bytes, table, &error);

@@ -20,7 +20,7 @@ int
 LLVMFuzzerTestOneInput (const uint8_t *data,
                         size_t         size)
 {
-  g_autoptr(SmprofFuncTable) table = smprof_func_table_new ();
+  g_autoptr(SmprofFunctionKeys) table = smprof_function_keys_new ();
   g_autoptr(GBytes) bytes = fuzz_bytes (data, size);
   g_autoptr(GError) error = NULL;
   g_autoptr(SmprofPyinstrumentSession) session = smprof_pyinstrument_parse (bytes, table, &error);
@@ -41,11 +41,11 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
 
       FUZZ_CHECK (frame->subtree_size >= 1);
       FUZZ_CHECK ((gsize) i + frame->subtree_size <= session->n_frames);
-      FUZZ_CHECK (frame->func < smprof_func_table_get_size (table));
+      FUZZ_CHECK (frame->func < smprof_function_keys_get_size (table));
       FUZZ_CHECK (isfinite (frame->time) && frame->time >= 0);
       FUZZ_CHECK (isfinite (frame->self_time));
-      FUZZ_CHECK (g_utf8_validate (smprof_func_table_get_file (table, frame->func), -1, NULL));
-      FUZZ_CHECK (g_utf8_validate (smprof_func_table_get_name (table, frame->func), -1, NULL));
+      FUZZ_CHECK (g_utf8_validate (smprof_function_keys_get_file (table, frame->func), -1, NULL));
+      FUZZ_CHECK (g_utf8_validate (smprof_function_keys_get_name (table, frame->func), -1, NULL));
 
       /* The children tile the subtree. */
       for (guint child = i + 1; child < i + frame->subtree_size;

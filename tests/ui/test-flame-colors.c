@@ -30,8 +30,8 @@ contrast (const double a[3],
 static void
 test_palettes (void)
 {
-  SmprofFuncTable *table = smprof_call_tree_get_table (smprof_profile_get_call_tree (cprofile));
-  guint n = smprof_func_table_get_size (table);
+  SmprofFunctionKeys *table = smprof_call_tree_get_table (smprof_profile_get_call_tree (cprofile));
+  guint               n = smprof_function_keys_get_size (table);
 
   g_assert_cmpuint (n, >, 20);
 

@@ -215,13 +215,13 @@ count_notify_cb (GObject    *object,
 }
 
 static gboolean
-func_contains (SmprofFuncTable *table,
-               guint32          func,
-               const char      *needle)
+func_contains (SmprofFunctionKeys *table,
+               guint32             func,
+               const char         *needle)
 {
   g_autofree char *folded_needle = g_utf8_casefold (needle, -1);
-  g_autofree char *name = g_utf8_casefold (smprof_func_table_get_name (table, func), -1);
-  g_autofree char *file = g_utf8_casefold (smprof_func_table_get_file (table, func), -1);
+  g_autofree char *name = g_utf8_casefold (smprof_function_keys_get_name (table, func), -1);
+  g_autofree char *file = g_utf8_casefold (smprof_function_keys_get_file (table, func), -1);
 
   return strstr (name, folded_needle) != NULL || strstr (file, folded_needle) != NULL;
 }
@@ -234,7 +234,7 @@ test_search (void)
   SmprofFlameGraph *graph = present_graph (cprofile, &window);
   SmprofFlameLayout *layout = _smprof_flame_graph_get_layout (graph);
   SmprofCallTree *tree = smprof_profile_get_call_tree (cprofile);
-  SmprofFuncTable *table = smprof_call_tree_get_table (tree);
+  SmprofFunctionKeys *table = smprof_call_tree_get_table (tree);
   int width = gtk_widget_get_width (GTK_WIDGET (graph));
   int height = gtk_widget_get_height (GTK_WIDGET (graph));
   int pick = widest_on_row (layout, 2);
@@ -246,7 +246,7 @@ test_search (void)
   guint notified = 0, renders, n_matched_checked = 0, n_dimmed_checked = 0;
 
   g_assert_cmpint (pick, >=, 0);
-  needle = g_ascii_strup (smprof_func_table_get_name (table, smprof_call_tree_get_node (tree, smprof_flame_layout_get_rect (layout, pick)->node)->func), -1);
+  needle = g_ascii_strup (smprof_function_keys_get_name (table, smprof_call_tree_get_node (tree, smprof_flame_layout_get_rect (layout, pick)->node)->func), -1);
   g_test_message ("searching for %s", needle);
 
   g_signal_connect (graph, "notify::matched-fraction", G_CALLBACK (count_notify_cb), &notified);

@@ -178,8 +178,8 @@ check_rows_match_cli (SmprofFunctionTable *table,
                       const char          *path,
                       const char          *profiler)
 {
-  SmprofFuncTable *funcs = smprof_job_get_func_table (smprof_step_stats_get_job (stats));
-  guint n = smprof_step_stats_get_n_functions (stats);
+  SmprofFunctionKeys *funcs = smprof_job_get_function_keys (smprof_step_stats_get_job (stats));
+  guint               n = smprof_step_stats_get_n_functions (stats);
   g_autoptr(JsonParser) parser = cli_steps (path, profiler, n);
   JsonObject *root = json_node_get_object (json_parser_get_root (parser));
   JsonArray *functions = json_object_get_array_member (root, "functions");
@@ -194,9 +194,9 @@ check_rows_match_cli (SmprofFunctionTable *table,
     {
       SmprofFunctionItem *item = g_list_model_get_item (model, i);
       guint32 func = smprof_function_item_get_func (item);
-      char *key = g_strdup_printf ("%s:%" G_GINT64_FORMAT "(%s)", smprof_func_table_get_file (funcs, func),
-                                   (gint64) smprof_func_table_get_line (funcs, func),
-                                   smprof_func_table_get_name (funcs, func));
+      char *key = g_strdup_printf ("%s:%" G_GINT64_FORMAT "(%s)", smprof_function_keys_get_file (funcs, func),
+                                   (gint64) smprof_function_keys_get_line (funcs, func),
+                                   smprof_function_keys_get_name (funcs, func));
 
       g_hash_table_insert (by_key, key, item);
       g_object_unref (item);

@@ -29,7 +29,7 @@ static void
 check_rows (SmprofProfile *profile)
 {
   SmprofFunctionTable *table = SMPROF_FUNCTION_TABLE (g_object_ref_sink (smprof_function_table_new ()));
-  SmprofFuncTable *funcs = smprof_job_get_func_table (smprof_profile_get_job (profile));
+  SmprofFunctionKeys *funcs = smprof_job_get_function_keys (smprof_profile_get_job (profile));
   GListModel *model;
   g_autoptr(GHashTable) rows = g_hash_table_new (NULL, NULL);
   guint n;
@@ -54,7 +54,7 @@ check_rows (SmprofProfile *profile)
     {
       SmprofFunctionItem *item = item_at (model, i);
       const SmprofFunctionRow *row = g_hash_table_lookup (rows, GUINT_TO_POINTER (smprof_function_item_get_func (item) + 1));
-      g_autofree char *label = smprof_func_table_dup_label (funcs, row->func);
+      g_autofree char *label = smprof_function_keys_dup_label (funcs, row->func);
       g_autofree char *ncalls_text = NULL;
 
       g_assert_nonnull (row);
@@ -192,13 +192,13 @@ static guint
 count_containing (SmprofProfile *profile,
                   const char    *needle)
 {
-  SmprofFuncTable *funcs = smprof_job_get_func_table (smprof_profile_get_job (profile));
+  SmprofFunctionKeys *funcs = smprof_job_get_function_keys (smprof_profile_get_job (profile));
   g_autofree char *folded_needle = g_utf8_casefold (needle, -1);
   guint count = 0;
 
   for (guint i = 0; i < smprof_profile_get_n_functions (profile); i++)
     {
-      g_autofree char *label = smprof_func_table_dup_label (funcs, smprof_profile_get_function (profile, i)->func);
+      g_autofree char *label = smprof_function_keys_dup_label (funcs, smprof_profile_get_function (profile, i)->func);
       g_autofree char *folded = g_utf8_casefold (label, -1);
 
       count += strstr (folded, folded_needle) != NULL;

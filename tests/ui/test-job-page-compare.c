@@ -90,11 +90,11 @@ cli_diff (const char *job_path,
 }
 
 static char *
-function_key (SmprofFuncTable *table,
-              guint32          func)
+function_key (SmprofFunctionKeys *table,
+              guint32             func)
 {
-  return g_strdup_printf ("%s:%" G_GINT64_FORMAT ":%s", smprof_func_table_get_file (table, func),
-                          smprof_func_table_get_line (table, func), smprof_func_table_get_name (table, func));
+  return g_strdup_printf ("%s:%" G_GINT64_FORMAT ":%s", smprof_function_keys_get_file (table, func),
+                          smprof_function_keys_get_line (table, func), smprof_function_keys_get_name (table, func));
 }
 
 /* Every row of the table is a function of the CLI's answer with the same A
@@ -103,7 +103,7 @@ static void
 check_table_against_cli (SmprofDiffTable *table,
                          JsonObject      *cli)
 {
-  SmprofFuncTable *funcs = smprof_diff_get_func_table (smprof_diff_table_get_diff (table));
+  SmprofFunctionKeys *funcs = smprof_diff_get_function_keys (smprof_diff_table_get_diff (table));
   GListModel *model = smprof_diff_table_get_model (table);
   JsonArray *functions = json_object_get_array_member (cli, "functions");
   g_autoptr(GHashTable) by_key = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -452,7 +452,7 @@ check_report (SmprofJobPage *page,
   g_assert_no_error (error);
   g_assert_cmpuint (smprof_diff_get_n_rows (diff), >, 0);
   row = smprof_diff_get_row (diff, 0);
-  g_assert_nonnull (strstr (contents, smprof_func_table_get_name (smprof_diff_get_func_table (diff), row->func)));
+  g_assert_nonnull (strstr (contents, smprof_function_keys_get_name (smprof_diff_get_function_keys (diff), row->func)));
 
   page_test_run ((const char *[]) { "rm", "-rf", dir, NULL });
 }

@@ -474,7 +474,7 @@ test_export (void)
     g_autofree char *prof_path = g_build_filename (dir, "sampled.prof", NULL);
     g_autoptr(GFile) prof_file = g_file_new_for_path (prof_path);
     g_autoptr(GBytes) bytes = NULL;
-    g_autoptr(SmprofFuncTable) table = smprof_func_table_new ();
+    g_autoptr(SmprofFunctionKeys) table = smprof_function_keys_new ();
     g_autoptr(SmprofPstats) stats = NULL;
     g_autoptr(SmprofProfile) profile = g_object_ref (page->profile);
 
@@ -491,9 +491,9 @@ test_export (void)
       {
         const SmprofFunctionRow *row = smprof_profile_get_function (profile, i);
 
-        g_assert_cmpstr (smprof_func_table_get_name (table, stats->funcs[i].func), ==,
-                         smprof_func_table_get_name (smprof_call_tree_get_table (smprof_profile_get_call_tree (profile)),
-                                                     row->func));
+        g_assert_cmpstr (smprof_function_keys_get_name (table, stats->funcs[i].func), ==,
+                         smprof_function_keys_get_name (smprof_call_tree_get_table (smprof_profile_get_call_tree (profile)),
+                                                        row->func));
         g_assert_cmpfloat_with_epsilon (stats->funcs[i].ct, row->cumtime, 1e-9);
         g_assert_cmpint (stats->funcs[i].nc, >=, stats->funcs[i].cc);
         g_assert_cmpint (stats->funcs[i].cc, >=, 1);

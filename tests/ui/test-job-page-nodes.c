@@ -237,7 +237,7 @@ test_cell_activated (Fixture       *fixture,
   SmprofStepStats *stats = _smprof_job_page_get_job_step_stats (fixture->page);
   g_autoptr(GArray) top = smprof_step_stats_top_functions (stats, 1);
   guint32 func = smprof_step_stats_get_function (stats, g_array_index (top, guint, 0))->func;
-  g_autofree char *name = smprof_ui_dup_func_name (smprof_job_get_func_table (fixture->job), func);
+  g_autofree char *name = smprof_ui_dup_func_name (smprof_job_get_function_keys (fixture->job), func);
   SmprofCompareView *view = SMPROF_COMPARE_VIEW (_smprof_job_page_get_compare_view (fixture->page));
   GListModel *rows;
   guint found = 0;

@@ -45,7 +45,7 @@ SmprofCprofileProfile *
 smprof_aggregate_cprofile (SmprofJob *job,
                            GPtrArray *records)
 {
-  SmprofCprofileProfile *profile = smprof_cprofile_profile_new (smprof_job_get_func_table (job));
+  SmprofCprofileProfile *profile = smprof_cprofile_profile_new (smprof_job_get_function_keys (job));
 
   for (guint i = 0; i < records->len; i++)
     {
@@ -70,7 +70,7 @@ SmprofCallTree *
 smprof_aggregate_pyinstrument (SmprofJob *job,
                                GPtrArray *records)
 {
-  SmprofCallTree *tree = smprof_call_tree_new (smprof_job_get_func_table (job));
+  SmprofCallTree *tree = smprof_call_tree_new (smprof_job_get_function_keys (job));
 
   for (guint i = 0; i < records->len; i++)
     {

@@ -22,10 +22,10 @@ typedef struct
 
 struct _SmprofCallTree
 {
-  SmprofFuncTable *table;
-  GArray          *nodes;       /* SmprofCallTreeNode */
-  GArray          *last_child;  /* guint32 per node, for appending children in O(1) */
-  ChildMap         children;
+  SmprofFunctionKeys *table;
+  GArray             *nodes;       /* SmprofCallTreeNode */
+  GArray             *last_child;  /* guint32 per node, for appending children in O(1) */
+  ChildMap            children;
 };
 
 static inline guint
@@ -86,7 +86,7 @@ child_map_grow (ChildMap *map)
 }
 
 SmprofCallTree *
-smprof_call_tree_new (SmprofFuncTable *table)
+smprof_call_tree_new (SmprofFunctionKeys *table)
 {
   SmprofCallTree *self = g_new0 (SmprofCallTree, 1);
   SmprofCallTreeNode root = {
@@ -287,7 +287,7 @@ smprof_call_tree_get_node (SmprofCallTree *self,
   return &g_array_index (self->nodes, SmprofCallTreeNode, index);
 }
 
-SmprofFuncTable *
+SmprofFunctionKeys *
 smprof_call_tree_get_table (SmprofCallTree *self)
 {
   return self->table;

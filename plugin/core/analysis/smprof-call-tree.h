@@ -8,7 +8,7 @@
 
 #include <glib.h>
 
-#include "smprof-func-table.h"
+#include "smprof-function-keys.h"
 #include "smprof-pyinstrument.h"
 
 G_BEGIN_DECLS
@@ -29,7 +29,7 @@ typedef struct
 
 typedef struct _SmprofCallTree SmprofCallTree;
 
-SmprofCallTree           *smprof_call_tree_new          (SmprofFuncTable                 *table);
+SmprofCallTree           *smprof_call_tree_new          (SmprofFunctionKeys              *table);
 void                      smprof_call_tree_free         (SmprofCallTree                  *self);
 guint32                   smprof_call_tree_ensure_child (SmprofCallTree                  *self,
                                                          guint32                          parent,
@@ -46,7 +46,7 @@ void                      smprof_call_tree_sort         (SmprofCallTree         
 guint                     smprof_call_tree_get_n_nodes  (SmprofCallTree                  *self);
 const SmprofCallTreeNode *smprof_call_tree_get_node     (SmprofCallTree                  *self,
                                                          guint32                          index);
-SmprofFuncTable          *smprof_call_tree_get_table    (SmprofCallTree                  *self);
+SmprofFunctionKeys       *smprof_call_tree_get_table    (SmprofCallTree                  *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SmprofCallTree, smprof_call_tree_free)
 

@@ -23,13 +23,13 @@ typedef struct
 
 struct _SmprofCprofileProfile
 {
-  SmprofFuncTable *table;
-  GArray          *entries;       /* SmprofProfileEntry, in merged dict order */
-  GArray          *entry_of_func; /* func id -> entry index + 1, 0 when absent */
-  SlotMap          caller_slots;
-  gint64           total_calls;
-  gint64           prim_calls;
-  double           total_tt;
+  SmprofFunctionKeys *table;
+  GArray             *entries;       /* SmprofProfileEntry, in merged dict order */
+  GArray             *entry_of_func; /* func id -> entry index + 1, 0 when absent */
+  SlotMap             caller_slots;
+  gint64              total_calls;
+  gint64              prim_calls;
+  double              total_tt;
 };
 
 static void
@@ -111,7 +111,7 @@ slot_map_insert (SlotMap *map,
 }
 
 SmprofCprofileProfile *
-smprof_cprofile_profile_new (SmprofFuncTable *table)
+smprof_cprofile_profile_new (SmprofFunctionKeys *table)
 {
   SmprofCprofileProfile *self = g_new0 (SmprofCprofileProfile, 1);
 
@@ -321,7 +321,7 @@ smprof_cprofile_profile_get_total_tt (SmprofCprofileProfile *self)
   return self->total_tt;
 }
 
-SmprofFuncTable *
+SmprofFunctionKeys *
 smprof_cprofile_profile_get_table (SmprofCprofileProfile *self)
 {
   return self->table;

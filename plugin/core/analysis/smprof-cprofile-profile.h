@@ -8,7 +8,7 @@
 
 #include <glib.h>
 
-#include "smprof-func-table.h"
+#include "smprof-function-keys.h"
 #include "smprof-pstats.h"
 
 G_BEGIN_DECLS
@@ -34,7 +34,7 @@ typedef enum
 
 typedef struct _SmprofCprofileProfile SmprofCprofileProfile;
 
-SmprofCprofileProfile    *smprof_cprofile_profile_new             (SmprofFuncTable       *table);
+SmprofCprofileProfile    *smprof_cprofile_profile_new             (SmprofFunctionKeys    *table);
 void                      smprof_cprofile_profile_free            (SmprofCprofileProfile *self);
 void                      smprof_cprofile_profile_add             (SmprofCprofileProfile *self,
                                                                    const SmprofPstats    *stats);
@@ -44,7 +44,7 @@ const SmprofProfileEntry *smprof_cprofile_profile_get_entry       (SmprofCprofil
 gint64                    smprof_cprofile_profile_get_total_calls (SmprofCprofileProfile *self);
 gint64                    smprof_cprofile_profile_get_prim_calls  (SmprofCprofileProfile *self);
 double                    smprof_cprofile_profile_get_total_tt    (SmprofCprofileProfile *self);
-SmprofFuncTable          *smprof_cprofile_profile_get_table       (SmprofCprofileProfile *self);
+SmprofFunctionKeys       *smprof_cprofile_profile_get_table       (SmprofCprofileProfile *self);
 GArray                   *smprof_cprofile_profile_sorted          (SmprofCprofileProfile *self,
                                                                    SmprofSortKey          key);
 gboolean                  smprof_sort_key_from_string             (const char            *text,

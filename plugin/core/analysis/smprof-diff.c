@@ -278,7 +278,7 @@ smprof_diff_new (SmprofProfile        *a,
 {
   g_autoptr(SmprofDiff) self = NULL;
   g_autoptr(GHashTable) row_of_func = NULL;
-  SmprofFuncTable *table;
+  SmprofFunctionKeys *table;
 
   g_return_val_if_fail (SMPROF_IS_PROFILE (a), NULL);
   g_return_val_if_fail (SMPROF_IS_PROFILE (b), NULL);
@@ -430,8 +430,8 @@ smprof_diff_get_frame (SmprofDiff *self,
   return &g_array_index (self->frames, SmprofDiffFrame, node);
 }
 
-SmprofFuncTable *
-smprof_diff_get_func_table (SmprofDiff *self)
+SmprofFunctionKeys *
+smprof_diff_get_function_keys (SmprofDiff *self)
 {
   g_return_val_if_fail (SMPROF_IS_DIFF (self), NULL);
 
@@ -525,7 +525,7 @@ compare_rows (gconstpointer a,
         return 1;
     }
 
-  return smprof_func_table_compare (smprof_call_tree_get_table (context->diff->tree), x->func, y->func);
+  return smprof_function_keys_compare (smprof_call_tree_get_table (context->diff->tree), x->func, y->func);
 }
 
 /**

@@ -111,7 +111,7 @@ GArray                *smprof_diff_sorted             (SmprofDiff           *sel
 SmprofCallTree        *smprof_diff_get_tree           (SmprofDiff           *self);
 const SmprofDiffFrame *smprof_diff_get_frame          (SmprofDiff           *self,
                                                        guint32               node);
-SmprofFuncTable       *smprof_diff_get_func_table     (SmprofDiff           *self);
+SmprofFunctionKeys    *smprof_diff_get_function_keys  (SmprofDiff           *self);
 
 guint                  smprof_diff_count_steps        (GPtrArray            *records);
 double                 smprof_diff_ratio              (double                a,

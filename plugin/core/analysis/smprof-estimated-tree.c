@@ -6,7 +6,7 @@
 
 #include "config.h"
 
-#include "smprof-profile.h"
+#include "smprof-estimated-tree.h"
 
 /* cProfile records, per function, the time spent in it on calls from each
  * direct caller, not whole stacks, and nothing of the frames that were already

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "smprof-aggregate.h"
+#include "smprof-estimated-tree.h"
 #include "smprof-profile-private.h"
 
 struct _SmprofProfile
@@ -95,8 +96,8 @@ static SmprofCallTree *
 build_estimated_tree (SmprofJob *job,
                       GPtrArray *records)
 {
-  SmprofFuncTable *table = smprof_job_get_func_table (job);
-  SmprofCallTree *tree = smprof_call_tree_new (table);
+  SmprofFunctionKeys *table = smprof_job_get_function_keys (job);
+  SmprofCallTree     *tree = smprof_call_tree_new (table);
 
   for (guint i = 0; i < records->len; i++)
     {

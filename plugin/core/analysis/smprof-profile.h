@@ -57,10 +57,4 @@ GArray                  *smprof_profile_dup_callers     (SmprofProfile      *sel
 GArray                  *smprof_profile_dup_callees     (SmprofProfile      *self,
                                                          guint32             func);
 
-/* Bounds on the estimated cProfile tree, which can grow combinatorially. */
-#define SMPROF_ESTIMATED_TREE_MAX_NODES 200000
-#define SMPROF_ESTIMATED_TREE_MAX_DEPTH 256
-
-SmprofCallTree          *smprof_call_tree_new_estimated (SmprofCprofileProfile *profile);
-
 G_END_DECLS

@@ -645,7 +645,7 @@ _smprof_range_index_new_tuned (SmprofJob           *job,
 
   self->n_nodes = g_strv_length (self->node_ids);
   self->nodes = g_new0 (Node, MAX (self->n_nodes, 1));
-  n_table = smprof_func_table_get_size (smprof_job_get_func_table (job));
+  n_table = smprof_function_keys_get_size (smprof_job_get_function_keys (job));
   for (guint n = 0; n < self->n_nodes; n++)
     {
       self->nodes[n].node_id = self->node_ids[n];

@@ -253,7 +253,7 @@ emit_cprofile (SmprofRangeIndex *self,
                const Sums       *sums,
                const guint32    *seen)
 {
-  SmprofFuncTable *table = smprof_job_get_func_table (self->job);
+  SmprofFunctionKeys *table = smprof_job_get_function_keys (self->job);
   SmprofCprofileProfile *profile = smprof_cprofile_profile_new (table);
   const guint32 *edge_seen = seen + 1 + self->n_gfuncs;
   const Sums *edge_sums = sums + 1 + self->n_gfuncs;
@@ -271,7 +271,7 @@ emit_cprofile (SmprofRangeIndex *self,
     n_entries += seen[1 + g] != 0;
   for (guint e = 0; e < self->n_gedges; e++)
     n_callers += edge_seen[e] != 0;
-  _smprof_cprofile_profile_reserve (profile, n_entries, n_callers, smprof_func_table_get_size (table));
+  _smprof_cprofile_profile_reserve (profile, n_entries, n_callers, smprof_function_keys_get_size (table));
 
   for (guint g = 0; g < self->n_gfuncs; g++)
     {

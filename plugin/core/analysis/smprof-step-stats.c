@@ -461,7 +461,7 @@ series_free (gpointer data)
 static void
 collect_series (SmprofStepStats *self)
 {
-  guint n_funcs = smprof_func_table_get_size (smprof_job_get_func_table (self->job));
+  guint n_funcs = smprof_function_keys_get_size (smprof_job_get_function_keys (self->job));
   g_autofree double *scratch = g_new0 (double, n_funcs);
   g_autofree guint *slot = g_new (guint, n_funcs);
   g_autoptr(GArray) touched = g_array_new (FALSE, FALSE, sizeof (guint32));
@@ -590,7 +590,7 @@ compare_by_total (const void *a,
   if (x->function.total != y->function.total)
     return x->function.total < y->function.total ? 1 : -1;
 
-  return smprof_func_table_compare (table, x->function.func, y->function.func);
+  return smprof_function_keys_compare (table, x->function.func, y->function.func);
 }
 
 static void
@@ -606,7 +606,7 @@ describe_functions (SmprofStepStats *self)
       describe_function (&sortable[i].function, sortable[i].series, self->steps->len);
     }
   g_qsort_with_data (sortable, n, sizeof (Sortable), compare_by_total,
-                     smprof_job_get_func_table (self->job));
+                     smprof_job_get_function_keys (self->job));
 
   for (guint i = 0; i < n; i++)
     {

@@ -63,7 +63,7 @@ typedef struct
  */
 typedef struct
 {
-  guint32 func;     /* id in the job's SmprofFuncTable */
+  guint32 func;     /* id in the job's SmprofFunctionKeys */
   guint   count;    /* steps in which it ran */
   double  total;
   double  min;

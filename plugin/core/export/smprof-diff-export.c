@@ -175,7 +175,7 @@ smprof_diff_write_json (SmprofDiff                     *diff,
                         GError                        **error)
 {
   SmprofJsonWriter *writer = smprof_json_writer_new (FALSE);
-  SmprofFuncTable *table = smprof_diff_get_func_table (diff);
+  SmprofFunctionKeys *table = smprof_diff_get_function_keys (diff);
   SmprofProfile *a = smprof_diff_get_profile (diff, SMPROF_DIFF_A);
   g_autoptr(GArray) order = smprof_diff_sorted (diff, options->metric, options->sort);
   g_autofree char *text = NULL;
@@ -229,13 +229,13 @@ smprof_diff_write_json (SmprofDiff                     *diff,
 
 typedef struct
 {
-  SmprofFuncTable *table;
-  GHashTable      *index;     /* stack text -> position + 1 in stacks */
-  GPtrArray       *stacks;    /* char *, in first-seen order */
-  GArray          *weights;   /* double[2] per stack */
-  GString         *line;
-  double           divisor;
-  SmprofDiffSide   side;
+  SmprofFunctionKeys *table;
+  GHashTable         *index;     /* stack text -> position + 1 in stacks */
+  GPtrArray          *stacks;    /* char *, in first-seen order */
+  GArray             *weights;   /* double[2] per stack */
+  GString            *line;
+  double              divisor;
+  SmprofDiffSide      side;
 } Folded;
 
 static gboolean
@@ -308,7 +308,7 @@ smprof_diff_write_folded (SmprofDiff     *diff,
   g_autoptr(GArray) weights = g_array_new (FALSE, FALSE, 2 * sizeof (double));
   g_autoptr(GString) line = g_string_new (NULL);
   g_autoptr(GString) out = g_string_new (NULL);
-  Folded folded = { smprof_diff_get_func_table (diff), index, stacks, weights, line, 1, SMPROF_DIFF_A };
+  Folded folded = { smprof_diff_get_function_keys (diff), index, stacks, weights, line, 1, SMPROF_DIFF_A };
 
   for (SmprofDiffSide side = SMPROF_DIFF_A; side <= SMPROF_DIFF_B; side++)
     {

@@ -117,24 +117,24 @@ put_tuple_header (GByteArray *out,
 }
 
 static void
-put_func_key (GByteArray      *out,
-              SmprofFuncTable *table,
-              guint32          func)
+put_func_key (GByteArray         *out,
+              SmprofFunctionKeys *table,
+              guint32             func)
 {
   put_tuple_header (out, 3);
-  put_string (out, smprof_func_table_get_file (table, func));
-  put_int (out, smprof_func_table_get_line (table, func));
-  put_string (out, smprof_func_table_get_name (table, func));
+  put_string (out, smprof_function_keys_get_file (table, func));
+  put_int (out, smprof_function_keys_get_line (table, func));
+  put_string (out, smprof_function_keys_get_name (table, func));
 }
 
 static void
-put_entry_head (GByteArray      *out,
-                SmprofFuncTable *table,
-                guint32          func,
-                gint64           cc,
-                gint64           nc,
-                double           tt,
-                double           ct)
+put_entry_head (GByteArray         *out,
+                SmprofFunctionKeys *table,
+                guint32             func,
+                gint64              cc,
+                gint64              nc,
+                double              tt,
+                double              ct)
 {
   put_func_key (out, table, func);
   put_tuple_header (out, 5);
@@ -148,13 +148,13 @@ put_entry_head (GByteArray      *out,
 /* Callers are (nc, cc, tt, ct): the other way round from the entry's own
  * (cc, nc, ...), as cProfile writes them. */
 static void
-put_caller (GByteArray      *out,
-            SmprofFuncTable *table,
-            guint32          caller,
-            gint64           nc,
-            gint64           cc,
-            double           tt,
-            double           ct)
+put_caller (GByteArray         *out,
+            SmprofFunctionKeys *table,
+            guint32             caller,
+            gint64              nc,
+            gint64              cc,
+            double              tt,
+            double              ct)
 {
   put_func_key (out, table, caller);
   put_tuple_header (out, 4);
@@ -191,7 +191,7 @@ write_cprofile (SmprofCprofileProfile *stats,
                 GCancellable          *cancellable,
                 GError               **error)
 {
-  SmprofFuncTable *table = smprof_cprofile_profile_get_table (stats);
+  SmprofFunctionKeys *table = smprof_cprofile_profile_get_table (stats);
   g_autoptr(GByteArray) out = g_byte_array_new ();
 
   put_byte (out, TYPE_DICT);
@@ -367,7 +367,7 @@ write_sampled (SmprofProfile  *profile,
                GCancellable   *cancellable,
                GError        **error)
 {
-  SmprofFuncTable *table = smprof_call_tree_get_table (smprof_profile_get_call_tree (profile));
+  SmprofFunctionKeys *table = smprof_call_tree_get_table (smprof_profile_get_call_tree (profile));
   g_autoptr(GArray) entries = tally_sampled (profile);
   g_autoptr(GByteArray) out = g_byte_array_new ();
 

@@ -32,7 +32,7 @@ typedef struct
 {
   SysprofCaptureWriter  *writer;
   GArray                *addresses;   /* SysprofCaptureAddress per function id, 0 until named */
-  SmprofFuncTable       *table;
+  SmprofFunctionKeys    *table;
   gint64                 period_us;
   guint64                n_samples;   /* counted, or written so far */
 

@@ -36,12 +36,12 @@ write_out (GOutputStream  *stream,
 
 typedef struct
 {
-  GOutputStream    *stream;
-  GCancellable     *cancellable;
-  GError          **error;
-  SmprofFuncTable  *table;
-  GPtrArray        *labels;   /* char * per function id, made when first needed */
-  GString          *out;
+  GOutputStream       *stream;
+  GCancellable        *cancellable;
+  GError             **error;
+  SmprofFunctionKeys  *table;
+  GPtrArray           *labels;   /* char * per function id, made when first needed */
+  GString             *out;
 } FoldedWriter;
 
 /* ';' separates frames and a line ends with " N", so a label can hold
@@ -234,7 +234,7 @@ smprof_export_write_speedscope (SmprofProfile              *profile,
                                 GCancellable               *cancellable,
                                 GError                    **error)
 {
-  SmprofFuncTable *table = smprof_call_tree_get_table (smprof_profile_get_call_tree (profile));
+  SmprofFunctionKeys *table = smprof_call_tree_get_table (smprof_profile_get_call_tree (profile));
   g_autoptr(GPtrArray) node_profiles = NULL;
   g_autoptr(GArray) firsts = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autofree char *subtitle = smprof_export_dup_subtitle (profile, options->selection);
@@ -281,9 +281,9 @@ smprof_export_write_speedscope (SmprofProfile              *profile,
   smprof_json_writer_begin_array (writer);
   for (guint i = 0; i < samples.frames->len; i++)
     {
-      guint32 func = g_array_index (samples.frames, guint32, i);
-      const char *file = smprof_func_table_get_file (table, func);
-      g_autofree char *label = smprof_func_table_dup_label (table, func);
+      guint32     func = g_array_index (samples.frames, guint32, i);
+      const char *file = smprof_function_keys_get_file (table, func);
+      g_autofree char *label = smprof_function_keys_dup_label (table, func);
 
       smprof_json_writer_begin_object (writer);
       smprof_json_writer_member (writer, "name");
@@ -291,11 +291,11 @@ smprof_export_write_speedscope (SmprofProfile              *profile,
         smprof_json_writer_string (writer, label);
       else
         {
-          smprof_json_writer_string (writer, smprof_func_table_get_name (table, func));
+          smprof_json_writer_string (writer, smprof_function_keys_get_name (table, func));
           smprof_json_writer_member (writer, "file");
           smprof_json_writer_string (writer, file);
           smprof_json_writer_member (writer, "line");
-          smprof_json_writer_int (writer, smprof_func_table_get_line (table, func));
+          smprof_json_writer_int (writer, smprof_function_keys_get_line (table, func));
         }
       smprof_json_writer_end_object (writer);
     }
@@ -399,15 +399,15 @@ smprof_export_write_csv (SmprofProfile  *profile,
                          GCancellable   *cancellable,
                          GError        **error)
 {
-  SmprofFuncTable *table = smprof_call_tree_get_table (smprof_profile_get_call_tree (profile));
+  SmprofFunctionKeys *table = smprof_call_tree_get_table (smprof_profile_get_call_tree (profile));
   g_autoptr(GString) out = g_string_new ("ncalls,primitive_calls,tottime,tottime_percall,"
                                          "cumtime,cumtime_percall,file,line,function,label\r\n");
 
   for (guint i = 0; i < smprof_profile_get_n_functions (profile); i++)
     {
       const SmprofFunctionRow *row = smprof_profile_get_function (profile, i);
-      g_autofree char *label = smprof_func_table_dup_label (table, row->func);
-      g_autofree char *line = g_strdup_printf ("%" G_GINT64_FORMAT, smprof_func_table_get_line (table, row->func));
+      g_autofree char *label = smprof_function_keys_dup_label (table, row->func);
+      g_autofree char *line = g_strdup_printf ("%" G_GINT64_FORMAT, smprof_function_keys_get_line (table, row->func));
 
       append_csv_count (out, row->ncalls);
       append_csv_count (out, row->pcalls);
@@ -415,9 +415,9 @@ smprof_export_write_csv (SmprofProfile  *profile,
       append_csv_float (out, row->ncalls > 0 ? row->tottime / row->ncalls : 0, row->ncalls > 0);
       append_csv_float (out, row->cumtime, TRUE);
       append_csv_float (out, row->pcalls > 0 ? row->cumtime / row->pcalls : 0, row->pcalls > 0);
-      append_csv_field (out, smprof_func_table_get_file (table, row->func), FALSE);
+      append_csv_field (out, smprof_function_keys_get_file (table, row->func), FALSE);
       append_csv_field (out, line, FALSE);
-      append_csv_field (out, smprof_func_table_get_name (table, row->func), FALSE);
+      append_csv_field (out, smprof_function_keys_get_name (table, row->func), FALSE);
       append_csv_field (out, label, TRUE);
 
       if (!write_out (stream, out, FALSE, cancellable, error))

@@ -173,19 +173,19 @@ smprof_export_dup_subtitle (SmprofProfile *profile,
  * Returns: (transfer full): the label
  */
 char *
-smprof_export_dup_frame_label (SmprofFuncTable *table,
-                               guint32          func)
+smprof_export_dup_frame_label (SmprofFunctionKeys *table,
+                               guint32             func)
 {
   const char *file;
 
   g_return_val_if_fail (table != NULL, NULL);
 
-  file = smprof_func_table_get_file (table, func);
-  if (strcmp (file, "~") == 0 && smprof_func_table_get_line (table, func) == 0)
-    return smprof_func_table_dup_label (table, func);
+  file = smprof_function_keys_get_file (table, func);
+  if (strcmp (file, "~") == 0 && smprof_function_keys_get_line (table, func) == 0)
+    return smprof_function_keys_dup_label (table, func);
 
-  return g_strdup_printf ("%s (%s:%" G_GINT64_FORMAT ")", smprof_func_table_get_name (table, func), file,
-                          smprof_func_table_get_line (table, func));
+  return g_strdup_printf ("%s (%s:%" G_GINT64_FORMAT ")", smprof_function_keys_get_name (table, func), file,
+                          smprof_function_keys_get_line (table, func));
 }
 
 /* A frame's weight: its self time for a sampled tree. An estimated cProfile
@@ -207,7 +207,7 @@ dup_frame_weights (SmprofProfile *profile,
   SmprofCallTree *tree = smprof_profile_get_call_tree (profile);
   SmprofCprofileProfile *stats = smprof_profile_get_cprofile (profile);
   guint n_nodes = smprof_call_tree_get_n_nodes (tree);
-  guint n_funcs = smprof_func_table_get_size (smprof_call_tree_get_table (tree));
+  guint n_funcs = smprof_function_keys_get_size (smprof_call_tree_get_table (tree));
   double *weights = g_new0 (double, n_nodes);
   g_autofree double *tottime = NULL;    /* per function id */
   g_autofree double *in_tree = NULL;    /* per function id: its frames' time */

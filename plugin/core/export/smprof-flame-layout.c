@@ -307,14 +307,14 @@ contains_folded (const char *haystack,
 
 /* Each function is folded and searched once, however many frames it has. */
 static gboolean
-func_matches (SmprofFuncTable *table,
-              guint8          *verdict,
-              const char      *folded_needle,
-              guint32          func)
+func_matches (SmprofFunctionKeys *table,
+              guint8             *verdict,
+              const char         *folded_needle,
+              guint32             func)
 {
   if (verdict[func] == 0)
-    verdict[func] = contains_folded (smprof_func_table_get_name (table, func), folded_needle) ||
-                    contains_folded (smprof_func_table_get_file (table, func), folded_needle) ? 2 : 1;
+    verdict[func] = contains_folded (smprof_function_keys_get_name (table, func), folded_needle) ||
+                    contains_folded (smprof_function_keys_get_file (table, func), folded_needle) ? 2 : 1;
 
   return verdict[func] == 2;
 }
@@ -336,7 +336,7 @@ smprof_flame_layout_match (SmprofFlameLayout *self,
                            const char        *needle,
                            GArray            *matched)
 {
-  SmprofFuncTable *table;
+  SmprofFunctionKeys *table;
   g_autofree char *folded_needle = NULL;
   g_autofree guint8 *verdict = NULL;   /* per function: 0 unknown, 1 no, 2 yes */
   g_autoptr(GArray) stack = NULL;
@@ -352,7 +352,7 @@ smprof_flame_layout_match (SmprofFlameLayout *self,
 
   table = smprof_call_tree_get_table (self->tree);
   folded_needle = g_utf8_casefold (needle, -1);
-  verdict = g_new0 (guint8, smprof_func_table_get_size (table));
+  verdict = g_new0 (guint8, smprof_function_keys_get_size (table));
 
   if (matched != NULL)
     for (guint i = 0; i < self->rects->len; i++)
@@ -532,10 +532,10 @@ smprof_flame_text_color (gboolean dark,
  * contrast of 4.5:1 or more either way.
  */
 void
-smprof_flame_color_for_func (SmprofFuncTable *table,
-                             guint32          func,
-                             gboolean         dark,
-                             double           rgb[3])
+smprof_flame_color_for_func (SmprofFunctionKeys *table,
+                             guint32             func,
+                             gboolean            dark,
+                             double              rgb[3])
 {
   const char *file, *name, *key;
   gsize key_len;
@@ -545,14 +545,14 @@ smprof_flame_color_for_func (SmprofFuncTable *table,
   g_return_if_fail (table != NULL);
   g_return_if_fail (rgb != NULL);
 
-  if (func >= smprof_func_table_get_size (table))
+  if (func >= smprof_function_keys_get_size (table))
     {
       rgb[0] = rgb[1] = rgb[2] = dark ? 0.3 : 0.8;
       return;
     }
 
-  file = smprof_func_table_get_file (table, func);
-  name = smprof_func_table_get_name (table, func);
+  file = smprof_function_keys_get_file (table, func);
+  name = smprof_function_keys_get_name (table, func);
   colour_key (file, &key, &key_len);
   package_hash = stable_hash (key, key_len);
   func_hash = stable_hash (name, strlen (name));

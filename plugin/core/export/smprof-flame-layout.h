@@ -53,13 +53,13 @@ int                    smprof_flame_layout_get_parent    (SmprofFlameLayout *sel
 
 /* Colours are stable per package or file: the same function has the same
  * colour in every view and every export. */
-void                   smprof_flame_color_for_func       (SmprofFuncTable   *table,
-                                                          guint32            func,
-                                                          gboolean           dark,
-                                                          double             rgb[3]);
-void                   smprof_flame_text_color           (gboolean           dark,
-                                                          double             rgb[3]);
-double                 smprof_flame_relative_luminance   (const double       rgb[3]);
+void                   smprof_flame_color_for_func       (SmprofFunctionKeys *table,
+                                                          guint32             func,
+                                                          gboolean            dark,
+                                                          double              rgb[3]);
+void                   smprof_flame_text_color           (gboolean            dark,
+                                                          double              rgb[3]);
+double                 smprof_flame_relative_luminance   (const double        rgb[3]);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SmprofFlameLayout, smprof_flame_layout_free)
 

@@ -186,7 +186,7 @@ colorblind_color (const char *file,
  */
 void
 smprof_flame_palette_color (SmprofFlamePalette  palette,
-                            SmprofFuncTable    *table,
+                            SmprofFunctionKeys *table,
                             guint32             func,
                             gboolean            dark,
                             double              rgb[3])
@@ -195,14 +195,14 @@ smprof_flame_palette_color (SmprofFlamePalette  palette,
   g_return_if_fail (rgb != NULL);
 
   if (palette == SMPROF_FLAME_PALETTE_DEFAULT || (guint) palette >= SMPROF_FLAME_N_PALETTES ||
-      func >= smprof_func_table_get_size (table))
+      func >= smprof_function_keys_get_size (table))
     {
       smprof_flame_color_for_func (table, func, dark, rgb);
       return;
     }
 
   if (palette == SMPROF_FLAME_PALETTE_MODULE)
-    module_color (smprof_func_table_get_file (table, func), smprof_func_table_get_name (table, func), dark, rgb);
+    module_color (smprof_function_keys_get_file (table, func), smprof_function_keys_get_name (table, func), dark, rgb);
   else
-    colorblind_color (smprof_func_table_get_file (table, func), smprof_func_table_get_name (table, func), dark, rgb);
+    colorblind_color (smprof_function_keys_get_file (table, func), smprof_function_keys_get_name (table, func), dark, rgb);
 }

@@ -8,7 +8,7 @@
 
 #include <glib.h>
 
-#include "smprof-func-table.h"
+#include "smprof-function-keys.h"
 
 G_BEGIN_DECLS
 
@@ -27,7 +27,7 @@ gboolean    smprof_flame_palette_from_string (const char         *text,
                                               SmprofFlamePalette *palette);
 const char *smprof_flame_palette_to_string   (SmprofFlamePalette  palette);
 void        smprof_flame_palette_color       (SmprofFlamePalette  palette,
-                                              SmprofFuncTable    *table,
+                                              SmprofFunctionKeys *table,
                                               guint32             func,
                                               gboolean            dark,
                                               double              rgb[3]);

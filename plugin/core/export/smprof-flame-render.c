@@ -155,8 +155,8 @@ frame_label (SmprofFlameLayout     *layout,
 {
   SmprofCallTree *tree = smprof_flame_layout_get_tree (layout);
 
-  return smprof_func_table_get_name (smprof_call_tree_get_table (tree),
-                                     smprof_call_tree_get_node (tree, rect->node)->func);
+  return smprof_function_keys_get_name (smprof_call_tree_get_table (tree),
+                                        smprof_call_tree_get_node (tree, rect->node)->func);
 }
 
 /* ------------------------------------------------------------------ cairo */
@@ -595,7 +595,7 @@ smprof_flame_render_svg (SmprofFlameLayout              *layout,
 {
   g_autoptr(GString) out = g_string_new (NULL);
   SmprofCallTree *tree;
-  SmprofFuncTable *table;
+  SmprofFunctionKeys *table;
   Geometry geometry;
   double rgb[3];
   double total;
@@ -678,8 +678,8 @@ smprof_flame_render_svg (SmprofFlameLayout              *layout,
     {
       const SmprofFlameRect *rect = smprof_flame_layout_get_rect (layout, i);
       const SmprofCallTreeNode *node = smprof_call_tree_get_node (tree, rect->node);
-      const char *name = smprof_func_table_get_name (table, node->func);
-      const char *file = smprof_func_table_get_file (table, node->func);
+      const char *name = smprof_function_keys_get_name (table, node->func);
+      const char *file = smprof_function_keys_get_file (table, node->func);
       double x = PAD + rect->x * geometry.frames_width;
       double w = rect->width * geometry.frames_width;
       double y = row_y (&geometry, options, rect->depth);
@@ -701,7 +701,7 @@ smprof_flame_render_svg (SmprofFlameLayout              *layout,
         {
           g_string_append (out, " (");
           append_escaped (out, file);
-          g_string_append_printf (out, ":%" G_GINT64_FORMAT ")", smprof_func_table_get_line (table, node->func));
+          g_string_append_printf (out, ":%" G_GINT64_FORMAT ")", smprof_function_keys_get_line (table, node->func));
         }
       g_string_append_c (out, '\n');
       if (options->style != NULL && options->style->describe != NULL)

@@ -223,8 +223,8 @@ static void
 append_functions (GString             *out,
                   SmprofReportContent *content)
 {
-  SmprofProfile *profile = content->profile;
-  SmprofFuncTable *table = smprof_call_tree_get_table (smprof_profile_get_call_tree (profile));
+  SmprofProfile      *profile = content->profile;
+  SmprofFunctionKeys *table = smprof_call_tree_get_table (smprof_profile_get_call_tree (profile));
   g_autoptr(GArray) top = smprof_report_top_functions (profile, SMPROF_REPORT_TOP_FUNCTIONS);
   const char *titles[] = { _("Function"), _("Self (s)"), _("Total (s)"), _("Calls"), NULL };
 
@@ -237,7 +237,7 @@ append_functions (GString             *out,
   for (guint i = 0; i < top->len; i++)
     {
       const SmprofFunctionRow *row = smprof_profile_get_function (profile, g_array_index (top, guint, i));
-      g_autofree char *label = smprof_func_table_dup_label (table, row->func);
+      g_autofree char *label = smprof_function_keys_dup_label (table, row->func);
 
       g_string_append (out, "<tr>");
       append_cell (out, label, FALSE);
@@ -306,7 +306,7 @@ append_comparison (GString             *out,
 {
   SmprofDiff *diff = content->diff;
   const SmprofDiffExportOptions *options = &content->options->diff;
-  SmprofFuncTable *table = smprof_diff_get_func_table (diff);
+  SmprofFunctionKeys *table = smprof_diff_get_function_keys (diff);
   g_autoptr(GArray) top = smprof_report_top_changes (diff, options->min_delta, SMPROF_REPORT_TOP_FUNCTIONS);
   const char *titles[] = { _("Function (self time)"), "A (s)", "B (s)", "B − A (s)", "B / A", NULL };
 
@@ -324,7 +324,7 @@ append_comparison (GString             *out,
   for (guint i = 0; i < top->len; i++)
     {
       const SmprofDiffRow *row = smprof_diff_get_row (diff, g_array_index (top, guint, i));
-      g_autofree char *label = smprof_func_table_dup_label (table, row->func);
+      g_autofree char *label = smprof_function_keys_dup_label (table, row->func);
       double a = row->tottime[SMPROF_DIFF_A];
       double b = row->tottime[SMPROF_DIFF_B];
 

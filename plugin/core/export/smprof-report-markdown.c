@@ -36,11 +36,11 @@ append_code (GString    *out,
 }
 
 static void
-append_function (GString         *out,
-                 SmprofFuncTable *table,
-                 guint32          func)
+append_function (GString            *out,
+                 SmprofFunctionKeys *table,
+                 guint32             func)
 {
-  g_autofree char *label = smprof_func_table_dup_label (table, func);
+  g_autofree char *label = smprof_function_keys_dup_label (table, func);
 
   append_code (out, label);
 }
@@ -99,8 +99,8 @@ static void
 append_top_functions (GString             *out,
                       SmprofReportContent *content)
 {
-  SmprofProfile *profile = content->profile;
-  SmprofFuncTable *table = smprof_call_tree_get_table (smprof_profile_get_call_tree (profile));
+  SmprofProfile      *profile = content->profile;
+  SmprofFunctionKeys *table = smprof_call_tree_get_table (smprof_profile_get_call_tree (profile));
   g_autoptr(GArray) top = smprof_report_top_functions (profile, SMPROF_REPORT_TOP_FUNCTIONS);
 
   g_string_append_printf (out, "## %s\n\n", _("Functions of most self time"));
@@ -167,7 +167,7 @@ append_comparison (GString             *out,
 {
   SmprofDiff *diff = content->diff;
   const SmprofDiffExportOptions *options = &content->options->diff;
-  SmprofFuncTable *table = smprof_diff_get_func_table (diff);
+  SmprofFunctionKeys *table = smprof_diff_get_function_keys (diff);
   g_autoptr(GArray) top = smprof_report_top_changes (diff, options->min_delta, SMPROF_REPORT_TOP_FUNCTIONS);
 
   g_string_append_printf (out, "## %s\n\n", _("Comparison"));

@@ -72,14 +72,14 @@ append_count (GString *out,
 }
 
 static void
-append_function_fields (GString         *out,
-                        SmprofFuncTable *table,
-                        guint32          func)
+append_function_fields (GString            *out,
+                        SmprofFunctionKeys *table,
+                        guint32             func)
 {
-  g_autofree char *line = g_strdup_printf ("%" G_GINT64_FORMAT, smprof_func_table_get_line (table, func));
+  g_autofree char *line = g_strdup_printf ("%" G_GINT64_FORMAT, smprof_function_keys_get_line (table, func));
 
-  smprof_export_append_csv_field (out, smprof_func_table_get_name (table, func), FALSE);
-  smprof_export_append_csv_field (out, smprof_func_table_get_file (table, func), FALSE);
+  smprof_export_append_csv_field (out, smprof_function_keys_get_name (table, func), FALSE);
+  smprof_export_append_csv_field (out, smprof_function_keys_get_file (table, func), FALSE);
   smprof_export_append_csv_field (out, line, FALSE);
 }
 
@@ -119,8 +119,8 @@ dup_steps_csv (SmprofStepStats *steps)
 static char *
 dup_step_functions_csv (SmprofStepStats *steps)
 {
-  SmprofFuncTable *table = smprof_job_get_func_table (smprof_step_stats_get_job (steps));
-  GString *out = g_string_new ("function,file,line,count,total,min,median,p95,max\r\n");
+  SmprofFunctionKeys *table = smprof_job_get_function_keys (smprof_step_stats_get_job (steps));
+  GString            *out = g_string_new ("function,file,line,count,total,min,median,p95,max\r\n");
 
   for (guint i = 0; i < smprof_step_stats_get_n_functions (steps); i++)
     {
@@ -146,7 +146,7 @@ dup_diff_csv (SmprofDiff                    *diff,
 {
   static const char *const sides[] = { [SMPROF_DIFF_IN_A] = "a", [SMPROF_DIFF_IN_B] = "b",
                                        [SMPROF_DIFF_IN_BOTH] = "both" };
-  SmprofFuncTable *table = smprof_diff_get_func_table (diff);
+  SmprofFunctionKeys *table = smprof_diff_get_function_keys (diff);
   g_autoptr(GArray) order = smprof_diff_sorted (diff, SMPROF_DIFF_METRIC_TOTTIME, SMPROF_DIFF_COLUMN_ABS_DELTA);
   GString *out = g_string_new ("function,file,line,in,a_tottime,b_tottime,delta_tottime,ratio_tottime,"
                                "a_cumtime,b_cumtime,delta_cumtime,a_ncalls,b_ncalls\r\n");

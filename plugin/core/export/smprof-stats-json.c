@@ -100,16 +100,16 @@ write_header (SmprofJsonWriter   *writer,
  * Writes the members `"file"`, `"line"` and `"function"` of a function row.
  */
 void
-smprof_stats_json_write_function_key (SmprofJsonWriter *writer,
-                                      SmprofFuncTable  *table,
-                                      guint32           func)
+smprof_stats_json_write_function_key (SmprofJsonWriter   *writer,
+                                      SmprofFunctionKeys *table,
+                                      guint32             func)
 {
   smprof_json_writer_member (writer, "file");
-  smprof_json_writer_string (writer, smprof_func_table_get_file (table, func));
+  smprof_json_writer_string (writer, smprof_function_keys_get_file (table, func));
   smprof_json_writer_member (writer, "line");
-  smprof_json_writer_int (writer, smprof_func_table_get_line (table, func));
+  smprof_json_writer_int (writer, smprof_function_keys_get_line (table, func));
   smprof_json_writer_member (writer, "function");
-  smprof_json_writer_string (writer, smprof_func_table_get_name (table, func));
+  smprof_json_writer_string (writer, smprof_function_keys_get_name (table, func));
 }
 
 static void
@@ -149,7 +149,7 @@ smprof_stats_json_write_cprofile (SmprofJsonWriter      *writer,
                                   SmprofSortKey          sort,
                                   int                    limit)
 {
-  SmprofFuncTable *table = smprof_cprofile_profile_get_table (profile);
+  SmprofFunctionKeys *table = smprof_cprofile_profile_get_table (profile);
   g_autoptr(GArray) order = smprof_cprofile_profile_sorted (profile, sort);
   guint n = order->len;
 
@@ -211,7 +211,7 @@ smprof_stats_json_write_tree (SmprofJsonWriter          *writer,
                               SmprofStatsJsonFrameFunc   write_values,
                               gpointer                   user_data)
 {
-  SmprofFuncTable *table = smprof_call_tree_get_table (tree);
+  SmprofFunctionKeys *table = smprof_call_tree_get_table (tree);
   const SmprofCallTreeNode *root = smprof_call_tree_get_node (tree, SMPROF_CALL_TREE_ROOT);
   guint32 current = root->first_child;
 
@@ -222,11 +222,11 @@ smprof_stats_json_write_tree (SmprofJsonWriter          *writer,
 
       smprof_json_writer_begin_object (writer);
       smprof_json_writer_member (writer, "function");
-      smprof_json_writer_string (writer, smprof_func_table_get_name (table, node->func));
+      smprof_json_writer_string (writer, smprof_function_keys_get_name (table, node->func));
       smprof_json_writer_member (writer, "file");
-      smprof_json_writer_string (writer, smprof_func_table_get_file (table, node->func));
+      smprof_json_writer_string (writer, smprof_function_keys_get_file (table, node->func));
       smprof_json_writer_member (writer, "line");
-      smprof_json_writer_int (writer, smprof_func_table_get_line (table, node->func));
+      smprof_json_writer_int (writer, smprof_function_keys_get_line (table, node->func));
       write_values (writer, current, node, user_data);
       smprof_json_writer_member (writer, "children");
       smprof_json_writer_begin_array (writer);

@@ -38,7 +38,7 @@ void smprof_stats_json_write_selection    (SmprofJsonWriter         *writer,
                                            const char * const       *node_ids,
                                            GPtrArray                *records);
 void smprof_stats_json_write_function_key (SmprofJsonWriter         *writer,
-                                           SmprofFuncTable          *table,
+                                           SmprofFunctionKeys       *table,
                                            guint32                   func);
 void smprof_stats_json_write_tree         (SmprofJsonWriter         *writer,
                                            SmprofCallTree           *tree,

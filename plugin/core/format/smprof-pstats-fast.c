@@ -18,7 +18,7 @@
 
 #include <string.h>
 
-#include "smprof-func-table-private.h"
+#include "smprof-function-keys-private.h"
 #include "smprof-pstats-private.h"
 #include "smprof-stats-slab.h"
 
@@ -31,14 +31,14 @@
 
 typedef struct
 {
-  const guint8 *data;
-  gsize         len;
-  gsize         pos;
-  Scratch      *scratch;
-  guint         n_refs;
-  guint         n_funcs;
-  guint         n_callers;
-  SmprofFuncTable *table;
+  const guint8       *data;
+  gsize               len;
+  gsize               pos;
+  Scratch            *scratch;
+  guint               n_refs;
+  guint               n_funcs;
+  guint               n_callers;
+  SmprofFunctionKeys *table;
 } Fast;
 
 #define FAST_NEED(fast, n) G_STMT_START { if ((fast)->len - (fast)->pos < (gsize) (n)) return FALSE; } G_STMT_END
@@ -327,12 +327,12 @@ fast_key_hash (Fast       *fast,
   FastRef *ref;
 
   if (slot == G_MAXUINT32)
-    return _smprof_func_table_hash_string (string, length);
+    return _smprof_function_keys_hash_string (string, length);
 
   ref = &fast->scratch->refs[slot];
   if (!ref->hashed)
     {
-      ref->hash = _smprof_func_table_hash_string (string, length);
+      ref->hash = _smprof_function_keys_hash_string (string, length);
       ref->hashed = TRUE;
     }
 
@@ -369,11 +369,11 @@ fast_key (Fast    *fast,
     return FALSE;
 
   /* Only keys the table knows: interning is left to the general path. */
-  *out_id = _smprof_func_table_find_hashed (fast->table,
-                                            fast_key_hash (fast, file, file_len, file_slot),
-                                            file, file_len, line,
-                                            fast_key_hash (fast, name, name_len, name_slot),
-                                            name, name_len);
+  *out_id = _smprof_function_keys_find_hashed (fast->table,
+                                               fast_key_hash (fast, file, file_len, file_slot),
+                                               file, file_len, line,
+                                               fast_key_hash (fast, name, name_len, name_slot),
+                                               name, name_len);
   if (*out_id == SMPROF_FUNC_NONE || *out_id >= fast->scratch->n_func_slots)
     return FALSE;
 
@@ -647,11 +647,11 @@ fast_stats (Fast         *fast,
 
 /* Returns %NULL when the file is for the general path. */
 SmprofPstats *
-_smprof_pstats_parse_fast_scratch (Scratch         *scratch,
-                                   GBytes          *bytes,
-                                   SmprofFuncTable *table)
+_smprof_pstats_parse_fast_scratch (Scratch            *scratch,
+                                   GBytes             *bytes,
+                                   SmprofFunctionKeys *table)
 {
-  guint n_funcs = smprof_func_table_get_size (table);
+  guint n_funcs = smprof_function_keys_get_size (table);
   Fast fast = { 0 };
   gsize len;
   SmprofPstats *self;

@@ -83,15 +83,15 @@ typedef struct
 } Scratch;
 
 /* smprof-pstats.c */
-SmprofPstats *_smprof_pstats_parse_general (GBytes           *bytes,
-                                            SmprofFuncTable  *table,
-                                            GError          **error);
-SmprofPstats *_smprof_pstats_parse_fast    (GBytes           *bytes,
-                                            SmprofFuncTable  *table);
+SmprofPstats *_smprof_pstats_parse_general (GBytes              *bytes,
+                                            SmprofFunctionKeys  *table,
+                                            GError             **error);
+SmprofPstats *_smprof_pstats_parse_fast    (GBytes              *bytes,
+                                            SmprofFunctionKeys  *table);
 
 /* smprof-pstats-fast.c: the fast path, with the calling thread's scratch */
-SmprofPstats *_smprof_pstats_parse_fast_scratch (Scratch         *scratch,
-                                                 GBytes          *bytes,
-                                                 SmprofFuncTable *table);
+SmprofPstats *_smprof_pstats_parse_fast_scratch (Scratch            *scratch,
+                                                 GBytes             *bytes,
+                                                 SmprofFunctionKeys *table);
 
 G_END_DECLS

@@ -13,7 +13,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "smprof-func-table-private.h"
+#include "smprof-function-keys-private.h"
 #include "smprof-marshal-private.h"
 #include "smprof-pstats-private.h"
 #include "smprof-stats-slab.h"
@@ -30,9 +30,9 @@ G_STATIC_ASSERT (SMPROF_FUNC_NONE == 0xffffffffu);
 
 typedef struct
 {
-  SmprofMarshal    *marshal;
-  SmprofFuncTable  *table;
-  guint32          *key_ids;     /* value index -> func id of a key tuple, for keys
+  SmprofMarshal      *marshal;
+  SmprofFunctionKeys *table;
+  guint32            *key_ids;     /* value index -> func id of a key tuple, for keys
                                   * repeated by reference, or VALID_STRING */
   SmprofCallerStat *callers;
   guint             n_callers;
@@ -273,7 +273,7 @@ read_key (Reader  *reader,
   /* Nearly every key of a job is already in the table after its first few
    * files. A key found by its raw bytes is valid UTF-8, since the table holds
    * only valid keys, so validation is needed only for new keys. */
-  *out_id = _smprof_func_table_find (reader->table, file, file_len, line, name, name_len);
+  *out_id = _smprof_function_keys_find (reader->table, file, file_len, line, name, name_len);
   if (*out_id != SMPROF_FUNC_NONE)
     {
       reader->key_ids[index] = *out_id;
@@ -293,7 +293,7 @@ read_key (Reader  *reader,
       name_len = strlen (valid_name);
     }
 
-  *out_id = smprof_func_table_intern (reader->table, file, file_len, line, name, name_len);
+  *out_id = smprof_function_keys_intern (reader->table, file, file_len, line, name, name_len);
   reader->key_ids[index] = *out_id;
   return TRUE;
 }
@@ -513,11 +513,11 @@ scratch_get_size (Scratch *scratch)
 }
 
 static SmprofPstats *
-parse (GBytes           *bytes,
-       SmprofFuncTable  *table,
-       gboolean          use_fast,
-       gboolean          fast_only,
-       GError          **error)
+parse (GBytes              *bytes,
+       SmprofFunctionKeys  *table,
+       gboolean             use_fast,
+       gboolean             fast_only,
+       GError             **error)
 {
   g_autoptr(SmprofPstats) self = NULL;
   Reader reader = { 0 };
@@ -600,9 +600,9 @@ parse (GBytes           *bytes,
  * Returns: (transfer full) (nullable): the stats, or %NULL on error
  */
 SmprofPstats *
-smprof_pstats_parse (GBytes          *bytes,
-                     SmprofFuncTable *table,
-                     GError         **error)
+smprof_pstats_parse (GBytes              *bytes,
+                     SmprofFunctionKeys  *table,
+                     GError             **error)
 {
   g_return_val_if_fail (bytes != NULL, NULL);
   g_return_val_if_fail (table != NULL, NULL);
@@ -613,9 +613,9 @@ smprof_pstats_parse (GBytes          *bytes,
 
 /* The general path alone, for tests that hold the fast one to it. */
 SmprofPstats *
-_smprof_pstats_parse_general (GBytes           *bytes,
-                              SmprofFuncTable  *table,
-                              GError          **error)
+_smprof_pstats_parse_general (GBytes              *bytes,
+                              SmprofFunctionKeys  *table,
+                              GError             **error)
 {
   g_return_val_if_fail (bytes != NULL, NULL);
   g_return_val_if_fail (table != NULL, NULL);
@@ -625,8 +625,8 @@ _smprof_pstats_parse_general (GBytes           *bytes,
 
 /* The fast path alone: %NULL where it gives up. It never interns a key. */
 SmprofPstats *
-_smprof_pstats_parse_fast (GBytes          *bytes,
-                           SmprofFuncTable *table)
+_smprof_pstats_parse_fast (GBytes             *bytes,
+                           SmprofFunctionKeys *table)
 {
   g_return_val_if_fail (bytes != NULL, NULL);
   g_return_val_if_fail (table != NULL, NULL);

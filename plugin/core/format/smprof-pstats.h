@@ -8,14 +8,14 @@
 
 #include <glib.h>
 
-#include "smprof-func-table.h"
+#include "smprof-function-keys.h"
 
 G_BEGIN_DECLS
 
 /* One entry of the pstats dict: FuncKey -> (cc, nc, tt, ct, callers). */
 typedef struct
 {
-  guint32 func;          /* id in the job's SmprofFuncTable */
+  guint32 func;          /* id in the job's SmprofFunctionKeys */
   guint32 first_caller;  /* index into SmprofPstats.callers */
   guint32 n_callers;
   gint64  cc;            /* primitive calls */
@@ -53,10 +53,10 @@ typedef struct
   gpointer          slab;
 } SmprofPstats;
 
-SmprofPstats *smprof_pstats_parse (GBytes          *bytes,
-                                   SmprofFuncTable *table,
-                                   GError         **error);
-void          smprof_pstats_free  (SmprofPstats    *self);
+SmprofPstats *smprof_pstats_parse (GBytes              *bytes,
+                                   SmprofFunctionKeys  *table,
+                                   GError             **error);
+void          smprof_pstats_free  (SmprofPstats        *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SmprofPstats, smprof_pstats_free)
 

@@ -27,8 +27,8 @@ smprof_pyinstrument_session_free (SmprofPyinstrumentSession *self)
 
 typedef struct
 {
-  SmprofFuncTable *table;
-  GArray          *frames;
+  SmprofFunctionKeys *table;
+  GArray             *frames;
 } Reader;
 
 static gboolean
@@ -143,10 +143,10 @@ read_frame (Reader      *reader,
     function_name = valid_function_name = g_utf8_make_valid (function_name, -1);
   if (!g_utf8_validate (file_path, -1, NULL))
     file_path = valid_file_path = g_utf8_make_valid (file_path, -1);
-  frame.func = smprof_func_table_intern (reader->table,
-                                         file_path, strlen (file_path),
-                                         json_node_get_int (line),
-                                         function_name, strlen (function_name));
+  frame.func = smprof_function_keys_intern (reader->table,
+                                            file_path, strlen (file_path),
+                                            json_node_get_int (line),
+                                            function_name, strlen (function_name));
 
   index = reader->frames->len;
   g_array_append_val (reader->frames, frame);
@@ -188,9 +188,9 @@ read_frame (Reader      *reader,
  * Returns: (transfer full) (nullable): the session, or %NULL with @error set
  */
 SmprofPyinstrumentSession *
-smprof_pyinstrument_parse (GBytes           *bytes,
-                           SmprofFuncTable  *table,
-                           GError          **error)
+smprof_pyinstrument_parse (GBytes              *bytes,
+                           SmprofFunctionKeys  *table,
+                           GError             **error)
 {
   g_autoptr(SmprofPyinstrumentSession) session = g_new0 (SmprofPyinstrumentSession, 1);
   g_autoptr(JsonParser) parser = NULL;

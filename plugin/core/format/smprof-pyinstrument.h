@@ -8,7 +8,7 @@
 
 #include <glib.h>
 
-#include "smprof-func-table.h"
+#include "smprof-function-keys.h"
 
 G_BEGIN_DECLS
 
@@ -16,7 +16,7 @@ G_BEGIN_DECLS
  * sits `subtree_size` entries after it. */
 typedef struct
 {
-  guint32 func;          /* (function, file_path, line_no) in the job's SmprofFuncTable */
+  guint32 func;          /* (function, file_path, line_no) in the job's SmprofFunctionKeys */
   guint32 subtree_size;  /* this frame and all its descendants */
   double  time;          /* seconds, including descendants */
   double  self_time;     /* time minus the children's time (may be -1e-06 from rounding) */
@@ -33,10 +33,10 @@ typedef struct
 /* Sampled call stacks deeper than this are refused rather than risk the stack. */
 #define SMPROF_PYINSTRUMENT_MAX_DEPTH 2048
 
-SmprofPyinstrumentSession *smprof_pyinstrument_parse (GBytes                    *bytes,
-                                                      SmprofFuncTable           *table,
-                                                      GError                   **error);
-void                       smprof_pyinstrument_session_free (SmprofPyinstrumentSession *self);
+SmprofPyinstrumentSession *smprof_pyinstrument_parse        (GBytes                     *bytes,
+                                                             SmprofFunctionKeys         *table,
+                                                             GError                    **error);
+void                       smprof_pyinstrument_session_free (SmprofPyinstrumentSession  *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SmprofPyinstrumentSession, smprof_pyinstrument_session_free)
 

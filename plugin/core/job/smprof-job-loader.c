@@ -30,9 +30,9 @@ load_record (SmprofJob    *self,
   if (bytes != NULL)
     {
       if (record->profiler == SMPROF_PROFILER_CPROFILE)
-        record->pstats = smprof_pstats_parse (bytes, self->func_table, &error);
+        record->pstats = smprof_pstats_parse (bytes, self->function_keys, &error);
       else
-        record->session = smprof_pyinstrument_parse (bytes, self->func_table, &error);
+        record->session = smprof_pyinstrument_parse (bytes, self->function_keys, &error);
     }
 
   if (error != NULL)

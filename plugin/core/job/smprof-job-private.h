@@ -14,12 +14,12 @@ struct _SmprofJob
 {
   GObject          parent_instance;
 
-  SmprofSource    *source;
-  SmprofFuncTable *func_table;
-  GStringChunk    *names;                          /* node ids and frameworks */
-  GPtrArray       *records[SMPROF_N_PROFILERS];    /* SmprofRecord, record order */
-  GMutex           problems_lock;
-  GPtrArray       *problems;                       /* SmprofProblem */
+  SmprofSource       *source;
+  SmprofFunctionKeys *function_keys;
+  GStringChunk       *names;                          /* node ids and frameworks */
+  GPtrArray          *records[SMPROF_N_PROFILERS];    /* SmprofRecord, record order */
+  GMutex              problems_lock;
+  GPtrArray          *problems;                       /* SmprofProblem */
 
   /* smprof-job-pevents.c */
   GPtrArray       *timeline_paths;                 /* framework timeline files listed */

@@ -38,7 +38,7 @@ smprof_job_finalize (GObject *object)
     g_clear_pointer (&self->records[i], g_ptr_array_unref);
   g_clear_pointer (&self->problems, g_ptr_array_unref);
   _smprof_job_clear_step_events (self);
-  g_clear_pointer (&self->func_table, smprof_func_table_free);
+  g_clear_pointer (&self->function_keys, smprof_function_keys_free);
   g_clear_pointer (&self->names, g_string_chunk_free);
   g_clear_object (&self->source);
   g_mutex_clear (&self->problems_lock);
@@ -56,7 +56,7 @@ static void
 smprof_job_init (SmprofJob *self)
 {
   g_mutex_init (&self->problems_lock);
-  self->func_table = smprof_func_table_new ();
+  self->function_keys = smprof_function_keys_new ();
   self->names = g_string_chunk_new (4096);
   self->problems = g_ptr_array_new_with_free_func ((GDestroyNotify) smprof_problem_free);
   for (guint i = 0; i < SMPROF_N_PROFILERS; i++)
@@ -462,12 +462,12 @@ smprof_job_get_source (SmprofJob *self)
   return self->source;
 }
 
-SmprofFuncTable *
-smprof_job_get_func_table (SmprofJob *self)
+SmprofFunctionKeys *
+smprof_job_get_function_keys (SmprofJob *self)
 {
   g_return_val_if_fail (SMPROF_IS_JOB (self), NULL);
 
-  return self->func_table;
+  return self->function_keys;
 }
 
 /**

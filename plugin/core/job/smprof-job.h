@@ -8,7 +8,7 @@
 
 #include <gio/gio.h>
 
-#include "smprof-func-table.h"
+#include "smprof-function-keys.h"
 #include "smprof-interval-name.h"
 #include "smprof-pevents.h"
 #include "smprof-pstats.h"
@@ -45,38 +45,38 @@ typedef struct
 
 G_DECLARE_FINAL_TYPE (SmprofJob, smprof_job, SMPROF, JOB, GObject)
 
-SmprofJob        *smprof_job_new                (SmprofSource         *source);
-gboolean          smprof_job_load               (SmprofJob            *self,
-                                                 GCancellable         *cancellable,
-                                                 GError              **error);
-void              smprof_job_load_async         (SmprofJob            *self,
-                                                 GCancellable         *cancellable,
-                                                 GAsyncReadyCallback   callback,
-                                                 gpointer              user_data);
-gboolean          smprof_job_load_finish        (SmprofJob            *self,
-                                                 GAsyncResult         *result,
-                                                 GError              **error);
-SmprofSource     *smprof_job_get_source         (SmprofJob            *self);
-SmprofFuncTable  *smprof_job_get_func_table     (SmprofJob            *self);
-GPtrArray        *smprof_job_get_records        (SmprofJob            *self,
-                                                 SmprofProfiler        profiler);
-gboolean          smprof_job_has_profiler       (SmprofJob            *self,
-                                                 SmprofProfiler        profiler);
-char            **smprof_job_dup_node_ids       (SmprofJob            *self,
-                                                 SmprofProfiler        profiler);
-GPtrArray        *smprof_job_dup_problems       (SmprofJob            *self);
-gboolean          smprof_job_load_for_any_node  (SmprofJob            *self,
-                                                 const SmprofProfiler *profiler,
-                                                 GCancellable         *cancellable,
-                                                 GError              **error);
-gboolean          smprof_job_load_stats         (SmprofJob            *self,
-                                                 GPtrArray            *records,
-                                                 GCancellable         *cancellable,
-                                                 GError              **error);
-gboolean          smprof_job_load_step_events   (SmprofJob            *self,
-                                                 GCancellable         *cancellable,
-                                                 GError              **error);
-GArray           *smprof_job_get_step_events    (SmprofJob            *self,
-                                                 const char           *node_id);
+SmprofJob           *smprof_job_new              (SmprofSource          *source);
+gboolean             smprof_job_load             (SmprofJob             *self,
+                                                  GCancellable          *cancellable,
+                                                  GError               **error);
+void                 smprof_job_load_async       (SmprofJob             *self,
+                                                  GCancellable          *cancellable,
+                                                  GAsyncReadyCallback    callback,
+                                                  gpointer               user_data);
+gboolean             smprof_job_load_finish      (SmprofJob             *self,
+                                                  GAsyncResult          *result,
+                                                  GError               **error);
+SmprofSource        *smprof_job_get_source       (SmprofJob             *self);
+SmprofFunctionKeys  *smprof_job_get_function_keys (SmprofJob             *self);
+GPtrArray           *smprof_job_get_records      (SmprofJob             *self,
+                                                  SmprofProfiler         profiler);
+gboolean             smprof_job_has_profiler     (SmprofJob             *self,
+                                                  SmprofProfiler         profiler);
+char               **smprof_job_dup_node_ids     (SmprofJob             *self,
+                                                  SmprofProfiler         profiler);
+GPtrArray           *smprof_job_dup_problems     (SmprofJob             *self);
+gboolean             smprof_job_load_for_any_node (SmprofJob             *self,
+                                                   const SmprofProfiler  *profiler,
+                                                   GCancellable          *cancellable,
+                                                   GError               **error);
+gboolean             smprof_job_load_stats       (SmprofJob             *self,
+                                                  GPtrArray             *records,
+                                                  GCancellable          *cancellable,
+                                                  GError               **error);
+gboolean             smprof_job_load_step_events (SmprofJob             *self,
+                                                  GCancellable          *cancellable,
+                                                  GError               **error);
+GArray              *smprof_job_get_step_events  (SmprofJob             *self,
+                                                  const char            *node_id);
 
 G_END_DECLS

@@ -1,17 +1,17 @@
-/* smprof-flame-graph-colors.c: the flame graph view's "Colors" menu, tied to
+/* smprof-flame-graph-view-scheme.c: the flame graph view's "Colors" menu, tied to
  * the viewer's setting
  *
  * SPDX-FileCopyrightText: 2026 The smprof authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "smprof-flame-graph-colors.h"
+#include "smprof-flame-graph-view-scheme.h"
 #include "smprof-ui-settings.h"
 
 #define COLOR_SCHEME_KEY "flame-graph-color-scheme"
 
 /**
- * _smprof_flame_graph_colors_init:
+ * _smprof_flame_graph_view_scheme_init:
  * @view: the widget whose menu offers the schemes
  * @graph: the flame graph to colour
  *
@@ -22,8 +22,8 @@
  * session agree; without the schema the choice lasts as long as @graph.
  */
 void
-_smprof_flame_graph_colors_init (GtkWidget        *view,
-                                 SmprofFlameGraph *graph)
+_smprof_flame_graph_view_scheme_init (GtkWidget        *view,
+                                      SmprofFlameGraph *graph)
 {
   g_autoptr(GSimpleActionGroup) group = g_simple_action_group_new ();
   g_autoptr(GPropertyAction) action = NULL;

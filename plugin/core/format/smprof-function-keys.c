@@ -1,4 +1,4 @@
-/* smprof-func-table.c
+/* smprof-function-keys.c
  *
  * SPDX-FileCopyrightText: 2026 The smprof authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include "smprof-func-table-private.h"
+#include "smprof-function-keys-private.h"
 
 /* Entries live in fixed blocks that never move, so readers on other threads may
  * look up any id below the published size while a worker interns new keys. */
@@ -38,7 +38,7 @@ typedef struct
   guint32 slots[];
 } SlotTable;
 
-struct _SmprofFuncTable
+struct _SmprofFunctionKeys
 {
   GMutex        lock;      /* serialises inserts; lookups never take it */
   GStringChunk *strings;
@@ -128,10 +128,10 @@ slot_table_new (guint n_slots)
   return table;
 }
 
-SmprofFuncTable *
-smprof_func_table_new (void)
+SmprofFunctionKeys *
+smprof_function_keys_new (void)
 {
-  SmprofFuncTable *self = g_new0 (SmprofFuncTable, 1);
+  SmprofFunctionKeys *self = g_new0 (SmprofFunctionKeys, 1);
 
   g_mutex_init (&self->lock);
   self->strings = g_string_chunk_new (64 * 1024);
@@ -143,7 +143,7 @@ smprof_func_table_new (void)
 }
 
 void
-smprof_func_table_free (SmprofFuncTable *self)
+smprof_function_keys_free (SmprofFunctionKeys *self)
 {
   if (self == NULL)
     return;
@@ -159,8 +159,8 @@ smprof_func_table_free (SmprofFuncTable *self)
 }
 
 static inline FuncEntry *
-entry_at (SmprofFuncTable *self,
-          guint32          id)
+entry_at (SmprofFunctionKeys *self,
+          guint32             id)
 {
   return &self->blocks[id >> BLOCK_SHIFT][id & (BLOCK_SIZE - 1)];
 }
@@ -181,13 +181,13 @@ entry_matches (const FuncEntry *entry,
 }
 
 static guint32
-find (SmprofFuncTable *self,
-      guint32          hash,
-      const char      *file,
-      gsize            file_len,
-      gint64           line,
-      const char      *name,
-      gsize            name_len)
+find (SmprofFunctionKeys *self,
+      guint32             hash,
+      const char         *file,
+      gsize               file_len,
+      gint64              line,
+      const char         *name,
+      gsize               name_len)
 {
   SlotTable *index = g_atomic_pointer_get (&self->index);
 
@@ -218,7 +218,7 @@ index_insert (SlotTable *index,
 
 /* Called with the lock held, when the index would pass half full. */
 static void
-grow_index (SmprofFuncTable *self)
+grow_index (SmprofFunctionKeys *self)
 {
   SlotTable *old = self->index;
   SlotTable *index = slot_table_new ((old->mask + 1) * 2);
@@ -231,7 +231,7 @@ grow_index (SmprofFuncTable *self)
 }
 
 /**
- * _smprof_func_table_find:
+ * _smprof_function_keys_find:
  * @self: a table
  * @file: (array length=file_len): the file, not necessarily NUL-terminated
  * @line: the line
@@ -244,41 +244,41 @@ grow_index (SmprofFuncTable *self)
  * Returns: the key's id, or %SMPROF_FUNC_NONE
  */
 guint32
-_smprof_func_table_find (SmprofFuncTable *self,
-                         const char      *file,
-                         gsize            file_len,
-                         gint64           line,
-                         const char      *name,
-                         gsize            name_len)
+_smprof_function_keys_find (SmprofFunctionKeys *self,
+                            const char         *file,
+                            gsize               file_len,
+                            gint64              line,
+                            const char         *name,
+                            gsize               name_len)
 {
   return find (self, hash_key (file, file_len, line, name, name_len),
                file, file_len, line, name, name_len);
 }
 
-/* The hash of one string of a key, for _smprof_func_table_find_hashed(). */
+/* The hash of one string of a key, for _smprof_function_keys_find_hashed(). */
 guint64
-_smprof_func_table_hash_string (const char *bytes,
-                                gsize       len)
+_smprof_function_keys_hash_string (const char *bytes,
+                                   gsize       len)
 {
   return hash_string (bytes, len);
 }
 
 /**
- * _smprof_func_table_find_hashed:
- * @file_hash: _smprof_func_table_hash_string() of @file
- * @name_hash: _smprof_func_table_hash_string() of @name
+ * _smprof_function_keys_find_hashed:
+ * @file_hash: _smprof_function_keys_hash_string() of @file
+ * @name_hash: _smprof_function_keys_hash_string() of @name
  *
- * _smprof_func_table_find() with the strings hashed already.
+ * _smprof_function_keys_find() with the strings hashed already.
  */
 guint32
-_smprof_func_table_find_hashed (SmprofFuncTable *self,
-                                guint64          file_hash,
-                                const char      *file,
-                                gsize            file_len,
-                                gint64           line,
-                                guint64          name_hash,
-                                const char      *name,
-                                gsize            name_len)
+_smprof_function_keys_find_hashed (SmprofFunctionKeys *self,
+                                   guint64             file_hash,
+                                   const char         *file,
+                                   gsize               file_len,
+                                   gint64              line,
+                                   guint64             name_hash,
+                                   const char         *name,
+                                   gsize               name_len)
 {
   return find (self, hash_combine (file_hash, line, name_hash),
                file, file_len, line, name, name_len);
@@ -286,12 +286,12 @@ _smprof_func_table_find_hashed (SmprofFuncTable *self,
 
 /* Strings need not be NUL-terminated: they usually point into a file's bytes. */
 guint32
-smprof_func_table_intern (SmprofFuncTable *self,
-                          const char      *file,
-                          gsize            file_len,
-                          gint64           line,
-                          const char      *name,
-                          gsize            name_len)
+smprof_function_keys_intern (SmprofFunctionKeys *self,
+                             const char         *file,
+                             gsize               file_len,
+                             gint64              line,
+                             const char         *name,
+                             gsize               name_len)
 {
   guint32 hash = hash_key (file, file_len, line, name, name_len);
   guint32 id = find (self, hash, file, file_len, line, name, name_len);
@@ -350,43 +350,43 @@ smprof_func_table_intern (SmprofFuncTable *self,
 }
 
 guint32
-smprof_func_table_lookup (SmprofFuncTable *self,
-                          const char      *file,
-                          gint64           line,
-                          const char      *name)
+smprof_function_keys_lookup (SmprofFunctionKeys *self,
+                             const char         *file,
+                             gint64              line,
+                             const char         *name)
 {
-  return _smprof_func_table_find (self, file, strlen (file), line, name, strlen (name));
+  return _smprof_function_keys_find (self, file, strlen (file), line, name, strlen (name));
 }
 
 guint
-smprof_func_table_get_size (SmprofFuncTable *self)
+smprof_function_keys_get_size (SmprofFunctionKeys *self)
 {
   return g_atomic_int_get (&self->size);
 }
 
 const char *
-smprof_func_table_get_file (SmprofFuncTable *self,
-                            guint32          id)
+smprof_function_keys_get_file (SmprofFunctionKeys *self,
+                               guint32             id)
 {
-  g_return_val_if_fail (id < smprof_func_table_get_size (self), NULL);
+  g_return_val_if_fail (id < smprof_function_keys_get_size (self), NULL);
 
   return entry_at (self, id)->file;
 }
 
 gint64
-smprof_func_table_get_line (SmprofFuncTable *self,
-                            guint32          id)
+smprof_function_keys_get_line (SmprofFunctionKeys *self,
+                               guint32             id)
 {
-  g_return_val_if_fail (id < smprof_func_table_get_size (self), 0);
+  g_return_val_if_fail (id < smprof_function_keys_get_size (self), 0);
 
   return entry_at (self, id)->line;
 }
 
 const char *
-smprof_func_table_get_name (SmprofFuncTable *self,
-                            guint32          id)
+smprof_function_keys_get_name (SmprofFunctionKeys *self,
+                               guint32             id)
 {
-  g_return_val_if_fail (id < smprof_func_table_get_size (self), NULL);
+  g_return_val_if_fail (id < smprof_function_keys_get_size (self), NULL);
 
   return entry_at (self, id)->name;
 }
@@ -394,12 +394,12 @@ smprof_func_table_get_name (SmprofFuncTable *self,
 /* pstats.func_std_string: built-ins are keyed ("~", 0, "<built-in method x>")
  * and shown as {built-in method x}; everything else as file:line(name). */
 char *
-smprof_func_table_dup_label (SmprofFuncTable *self,
-                             guint32          id)
+smprof_function_keys_dup_label (SmprofFunctionKeys *self,
+                                guint32             id)
 {
   const FuncEntry *entry;
 
-  g_return_val_if_fail (id < smprof_func_table_get_size (self), NULL);
+  g_return_val_if_fail (id < smprof_function_keys_get_size (self), NULL);
 
   entry = entry_at (self, id);
 
@@ -418,9 +418,9 @@ smprof_func_table_dup_label (SmprofFuncTable *self,
 
 /* The order of Python's tuple comparison on (file, line, name). */
 int
-smprof_func_table_compare (SmprofFuncTable *self,
-                           guint32          a,
-                           guint32          b)
+smprof_function_keys_compare (SmprofFunctionKeys *self,
+                              guint32             a,
+                              guint32             b)
 {
   const FuncEntry *x = entry_at (self, a);
   const FuncEntry *y = entry_at (self, b);
