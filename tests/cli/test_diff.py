@@ -50,11 +50,6 @@ PAIRS = [
     ("tf-pyinstrument", "--step 3", "--step 3 --mode eval", [], None, None),
     ("tf-pyinstrument", "--step 3", "--step 3", ["--a-node", "25724-algo-1", "--b-node", "25730-algo-2"],
      "25724-algo-1", "25730-algo-2"),
-    # make-corpus.py corpora: whole steps (both intervals) of every node.
-    ("corpus-outliers-cprofile", "--step 7 --end-step 8 --mode global --end-phase stepstart",
-     "--step 2 --end-step 3 --mode global --end-phase stepstart", ["--node", "all"], "all", "all"),
-    ("corpus-outliers-pyinstrument", "--step 29 --end-step 30 --mode global --end-phase stepstart",
-     "--step 24 --end-step 25 --mode global --end-phase stepstart", ["--node", "all"], "all", "all"),
 ]
 CORPORA = ["corpus-outliers-cprofile", "corpus-outliers-pyinstrument"]
 
@@ -63,6 +58,30 @@ def job(name):
     if name.startswith("corpus-"):
         return os.path.join(taplib.DATA, name)
     return os.path.join(taplib.REAL, name)
+
+
+def manifest_of(name):
+    with open(os.path.join(job(name), "corpus-manifest.json")) as fh:
+        return json.load(fh)
+
+
+def normal_step(manifest, near):
+    """A step near @near that is neither planted nor a warm-up or the last."""
+    planted = {p["step"] for p in manifest["planted_outliers"]}
+    return next(k for k in (near + 5, near - 5, near + 7, near - 7)
+                if 2 <= k < manifest["steps"] - 1 and k not in planted)
+
+
+def corpus_pairs():
+    """make-corpus.py corpora: a normal step against the planted slow step,
+    whole steps (both intervals) of every node; the steps from the manifest."""
+    pairs = []
+    for name in CORPORA:
+        manifest = manifest_of(name)
+        slow = next(p for p in manifest["planted_outliers"] if p["type"] == "slow-step")
+        pairs.append((name, whole_step(normal_step(manifest, slow["step"]), slow["mode"]),
+                      whole_step(slow["step"], slow["mode"]), ["--node", "all"], "all", "all"))
+    return pairs
 
 
 def run_json(args):
@@ -280,12 +299,10 @@ def check_planted(tap):
     for name in CORPORA:
         with open(os.path.join(job(name), "corpus-manifest.json")) as fh:
             manifest = json.load(fh)
-        planted_steps = {p["step"] for p in manifest["planted_outliers"]}
         for planted in manifest["planted_outliers"]:
             step, mode = planted["step"], planted["mode"]
             if planted["type"] == "slow-step":
-                normal = next(k for k in (step + 5, step - 5, step + 7, step - 7)
-                              if 2 <= k < manifest["steps"] - 1 and k not in planted_steps)
+                normal = normal_step(manifest, step)
                 args = ["--a", whole_step(normal, mode), "--b", whole_step(step, mode), "--node", "all",
                         "--normalize", "step"]
                 node = planted["nodes"][0]
@@ -295,9 +312,8 @@ def check_planted(tap):
                 args = ["--a", whole_step(step, mode), "--b", whole_step(step, mode),
                         "--a-node", other, "--b-node", node]
             hotspot = planted["hotspots"][node]
-            if "cprofile_function" in hotspot:
-                label = hotspot["cprofile_function"]
-                want = ("~", 0, "<" + label[1:-1] + ">") if label.startswith("{") else None
+            if "cprofile_key" in hotspot:
+                want = tuple(hotspot["cprofile_key"])
             else:
                 frame = hotspot["pyinstrument_frame"]
                 want = (frame["file_path"], frame["line_no"], frame["function"])
@@ -489,10 +505,11 @@ def main(tap):
     tmp = tempfile.mkdtemp(prefix="smprof-diff-")
     try:
         listings = {}
-        for name in sorted({p[0] for p in PAIRS}):
+        pairs = PAIRS + corpus_pairs()
+        for name in sorted({p[0] for p in pairs}):
             listings[name], problems = run_json(["list", job(name), "--json"])
             tap.check(problems, "%s: list --json" % name)
-        for pair in PAIRS:
+        for pair in pairs:
             check_pair(tap, tmp, listings, pair)
         check_planted(tap)
         check_svg(tap, tmp)

@@ -37,14 +37,26 @@ SOURCE_ROOT = os.path.dirname(os.path.dirname(HERE))
 FOLDER_FILES = ["README.md", "flame-graph.svg", "functions.csv", "steps.csv", "step-functions.csv"]
 DIFF_FILES = ["diff-flame-graph.svg", "diff.csv"]
 
+CORPUS = os.path.join(taplib.DATA, "corpus-outliers-cprofile")
+
+
+def corpus_comparison():
+    """The corpus's compare A and B: a normal step and the planted slow step
+    (from the manifest)."""
+    manifest = taplib.read_json(os.path.join(CORPUS, "corpus-manifest.json"))
+    slow = next(p for p in manifest["planted_outliers"] if p["type"] == "slow-step")
+    planted = {p["step"] for p in manifest["planted_outliers"]}
+    normal = next(k for k in range(2, manifest["steps"]) if k not in planted)
+    return "--step %d --mode %s" % (normal, slow["mode"]), "--step %d --mode %s" % (slow["step"], slow["mode"])
+
+
 # job name: (folder, the selection, the report's --node, compare A, compare B)
 JOBS = [
     ("pt-cprofile", os.path.join(taplib.REAL, "pt-cprofile"), ["--all"], None,
      "--step 1", "--step 2"),
     ("pt-pyinstrument", os.path.join(taplib.REAL, "pt-pyinstrument"), ["--all"], None,
      "--step 8 --mode eval", "--step 9 --mode eval"),
-    ("corpus-outliers-cprofile", os.path.join(taplib.DATA, "corpus-outliers-cprofile"), ["--all"], "all",
-     "--step 1 --mode global", "--step 2 --mode global"),
+    ("corpus-outliers-cprofile", CORPUS, ["--all"], "all") + corpus_comparison(),
 ]
 
 
@@ -254,7 +266,7 @@ def check_folder(tap, tmp, name, job, selection, node, a, b):
 
 def check_planted(tap, folder):
     """The corpus's planted slow steps are marked in steps.csv."""
-    manifest = taplib.read_json(os.path.join(taplib.DATA, "corpus-outliers-cprofile", "corpus-manifest.json"))
+    manifest = taplib.read_json(os.path.join(CORPUS, "corpus-manifest.json"))
     rows = csv_rows(read_bytes(os.path.join(folder, "steps.csv")))
     marked = {(r["node"], r["mode"], int(r["step"])) for r in rows if r["outlier"] == "true"}
     planted = {(n, o["mode"], o["step"]) for o in manifest["planted_outliers"] if o["type"] == "slow-step"

@@ -273,31 +273,41 @@ def check_functions(tap, name, job, profiler, steps_all):
 
 
 def check_mad_zero(tap, tmp):
-    """Steps made identical (MAD = 0): no outlier; then one slow step among them is flagged."""
+    """Steps made identical (MAD = 0): no outlier; then the planted slow step's
+    files (from the manifest) put in one of them: that step alone is flagged."""
     job = os.path.join(tmp, "mad0")
     shutil.copytree(os.path.join(DATA, "corpus-outliers-cprofile"), job)
-    node_dir = os.path.join(job, "framework", "pytorch", "cprofile", "0-algo-1")
+    manifest = load(job)
+    node = manifest["nodes"][0]
+    slow_step = next(p["step"] for p in manifest["planted_outliers"] if p["type"] == "slow-step")
+    planted = {p["step"] for p in manifest["planted_outliers"]}
+    normal = [k for k in range(2, manifest["steps"] - 1) if k not in planted]
+    model, target_step = normal[0], normal[1]
+    node_dir = os.path.join(job, "framework", "pytorch", "cprofile", node)
     names = sorted(os.listdir(node_dir))
-    first = {n.split("_")[0].split("-")[2]: n for n in names if n.startswith("global-5-")}
+    first = {n.split("_")[0].split("-")[2]: n for n in names if n.startswith("global-%d-" % model)}
     steps = [n for n in names if n.startswith("global-")]
     for n in steps:
         kind = n.split("_")[0].split("-")[2]          # stepstart or forwardpassend
         if n != first[kind]:
             shutil.copyfile(os.path.join(node_dir, first[kind], "python_stats"),
                             os.path.join(node_dir, n, "python_stats"))
-    rc, got, out, err, p = smprof_json("outliers", job, "--node", "0-algo-1", "--json")
+    rc, got, out, err, p = smprof_json("outliers", job, "--node", node, "--json")
     if not p and got["outliers"]:
         p.append("identical steps flagged: %r" % got["outliers"])
     tap.check(p, "MAD = 0, every step alike: no outlier")
 
-    slow = {n.split("_")[0].split("-")[2]: n for n in names if n.startswith("global-2-")}
-    target = [n for n in steps if n.startswith("global-7-") and "stepstart" in n.split("_")[0]][0]
-    shutil.copyfile(os.path.join(node_dir, slow["forwardpassend"], "python_stats"), os.path.join(node_dir, target, "python_stats"))
-    rc, got, out, err, p = smprof_json("outliers", job, "--node", "0-algo-1", "--json")
+    # the slow step's files were overwritten above: take them from the corpus
+    source_dir = os.path.join(DATA, "corpus-outliers-cprofile", "framework", "pytorch", "cprofile", node)
+    slow = {n.split("_")[0].split("-")[2]: n for n in names if n.startswith("global-%d-" % slow_step)}
+    target = [n for n in steps if n.startswith("global-%d-" % target_step) and "stepstart" in n.split("_")[0]][0]
+    shutil.copyfile(os.path.join(source_dir, slow["forwardpassend"], "python_stats"),
+                    os.path.join(node_dir, target, "python_stats"))
+    rc, got, out, err, p = smprof_json("outliers", job, "--node", node, "--json")
     if not p:
         flagged = [(o["step"], o["score"]) for o in got["outliers"]]
-        if [s for s, _ in flagged] != [7]:
-            p.append("flagged %r, expected step 7 alone" % flagged)
+        if [s for s, _ in flagged] != [target_step]:
+            p.append("flagged %r, expected step %d alone" % (flagged, target_step))
         elif not (flagged[0][1] > THRESHOLD and flagged[0][1] < 1e300):
             p.append("score %r" % flagged[0][1])
     tap.check(p, "MAD = 0, one slow step: flagged with a finite score (mean absolute deviation)")

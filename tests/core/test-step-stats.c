@@ -25,6 +25,29 @@ open_corpus (const char *name)
   return core_test_load_job_at (path);
 }
 
+/* The corpus's manifest (make-corpus.py): what was generated and planted. */
+static JsonObject *
+read_manifest (const char  *name,
+               JsonParser **parser)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", name, "corpus-manifest.json", NULL);
+  g_autoptr(GError) error = NULL;
+
+  *parser = json_parser_new ();
+  json_parser_load_from_file (*parser, path, &error);
+  g_assert_no_error (error);
+
+  return json_node_get_object (json_parser_get_root (*parser));
+}
+
+/* Steps of every node: the manifest's profiled steps on each of its nodes. */
+static guint
+manifest_n_steps (JsonObject *manifest)
+{
+  return json_object_get_int_member (manifest, "steps") *
+         json_array_get_length (json_object_get_array_member (manifest, "nodes"));
+}
+
 static SmprofStepStats *
 compute_all (SmprofJob      *job,
              SmprofProfiler  profiler)
@@ -66,9 +89,13 @@ test_steps_and_records (void)
 {
   g_autoptr(SmprofJob) job = open_corpus ("corpus-outliers-cprofile");
   g_autoptr(SmprofStepStats) stats = compute_all (job, SMPROF_PROFILER_CPROFILE);
+  g_autoptr(JsonParser) parser = NULL;
+  JsonObject *manifest = read_manifest ("corpus-outliers-cprofile", &parser);
+  JsonObject *kinds = json_object_get_object_member (manifest, "interval_kinds");
+  guint n_nodes = json_array_get_length (json_object_get_array_member (manifest, "nodes"));
   guint n = smprof_step_stats_get_n_steps (stats);
 
-  g_assert_cmpuint (n, ==, 40);
+  g_assert_cmpuint (n, ==, manifest_n_steps (manifest));
   for (guint i = 0; i < n; i++)
     {
       const SmprofStep *step = smprof_step_stats_get_step (stats, i);
@@ -100,8 +127,9 @@ test_steps_and_records (void)
         }
     }
 
-  /* the pre-step-zero and finalization intervals of both nodes */
-  g_assert_cmpuint (smprof_step_stats_get_n_unassigned (stats), ==, 4);
+  /* the pre-step-zero and finalization intervals of every node */
+  g_assert_cmpuint (smprof_step_stats_get_n_unassigned (stats), ==,
+                    n_nodes * (json_object_get_int_member (kinds, "init") + json_object_get_int_member (kinds, "final")));
   g_assert_cmpfloat (smprof_step_stats_get_unassigned_time (stats), >, 0);
 }
 
@@ -111,17 +139,12 @@ test_planted (void)
 {
   g_autoptr(SmprofJob) job = open_corpus ("corpus-outliers-cprofile");
   g_autoptr(SmprofStepStats) stats = compute_all (job, SMPROF_PROFILER_CPROFILE);
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "corpus-outliers-cprofile",
-                                                 "corpus-manifest.json", NULL);
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
-  JsonArray *planted;
+  g_autoptr(JsonParser) parser = NULL;
+  JsonArray *planted = json_object_get_array_member (read_manifest ("corpus-outliers-cprofile", &parser),
+                                                     "planted_outliers");
   guint found = 0;
+  guint expected = 0;
 
-  json_parser_load_from_file (parser, path, &error);
-  g_assert_no_error (error);
-  planted = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
-                                          "planted_outliers");
   g_assert_cmpuint (json_array_get_length (planted), >=, 2);
 
   for (guint p = 0; p < json_array_get_length (planted); p++)
@@ -131,6 +154,7 @@ test_planted (void)
       gboolean straggler = g_strcmp0 (json_object_get_string_member (outlier, "type"), "straggler") == 0;
       gint64 number = json_object_get_int_member (outlier, "step");
 
+      expected += json_array_get_length (nodes);
       for (guint k = 0; k < json_array_get_length (nodes); k++)
         for (guint i = 0; i < smprof_step_stats_get_n_steps (stats); i++)
           {
@@ -146,7 +170,8 @@ test_planted (void)
             found++;
           }
     }
-  g_assert_cmpuint (found, ==, 3);
+  /* each planted node and step once */
+  g_assert_cmpuint (found, ==, expected);
 }
 
 /* Series add up to the totals, and the matrix columns hold each node's largest function. */
@@ -155,6 +180,8 @@ test_functions (void)
 {
   g_autoptr(SmprofJob) job = open_corpus ("corpus-outliers-pyinstrument");
   g_autoptr(SmprofStepStats) stats = compute_all (job, SMPROF_PROFILER_PYINSTRUMENT);
+  g_autoptr(JsonParser) parser = NULL;
+  JsonObject *manifest = read_manifest ("corpus-outliers-pyinstrument", &parser);
   guint n_steps = smprof_step_stats_get_n_steps (stats);
   g_autofree double *series = g_new (double, n_steps);
   const char * const *node_ids = smprof_step_stats_get_node_ids (stats);
@@ -162,7 +189,7 @@ test_functions (void)
   double all_functions = 0, all_steps = 0;
   guint n_partial = 0;
 
-  g_assert_cmpuint (n_steps, ==, 120);
+  g_assert_cmpuint (n_steps, ==, manifest_n_steps (manifest));
   for (guint f = 0; f < smprof_step_stats_get_n_functions (stats); f++)
     {
       const SmprofStepFunction *function = smprof_step_stats_get_function (stats, f);
@@ -194,8 +221,12 @@ test_functions (void)
       n_partial += smprof_step_stats_get_step (stats, s)->partial;
     }
   g_assert_cmpfloat (fabs (all_functions - all_steps), <, 1e-3);
-  /* the corpus's empty sessions and its failure pair */
+  /* the corpus's empty sessions and its failure pairs, each in a step of its own at most */
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (manifest, "pyinstrument_failure_pairs")), >=, 1);
   g_assert_cmpuint (n_partial, >=, 1);
+  g_assert_cmpuint (n_partial, <=,
+                    json_array_get_length (json_object_get_array_member (manifest, "pyinstrument_empty_sessions")) +
+                    json_array_get_length (json_object_get_array_member (manifest, "pyinstrument_failure_pairs")));
 
   g_assert_cmpuint (columns->len, >=, 3);
   for (guint n = 0; node_ids[n] != NULL; n++)

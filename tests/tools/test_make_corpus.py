@@ -22,6 +22,8 @@ them alike, its planted outliers are in the manifest and found.
    - each planted outlier: its hotspot holds the planted seconds, and
      `smprof outliers --json` flags every planted node and step, and names the
      straggler.
+3. The committed corpora (tests/data/corpus-outliers-*) are what their
+   manifests' commands make: regenerated and compared file by file.
 """
 
 import glob
@@ -413,11 +415,28 @@ def check_usage(tap, tmp):
     tap.ok(rc == 2 and "--steps" in err, "too few steps for the planted outliers: a usage error", err)
 
 
+# ---------------------------------------------------------------- 3. committed corpora
+
+def check_committed(tap, tmp):
+    for name in ("corpus-outliers-cprofile", "corpus-outliers-pyinstrument"):
+        committed = os.path.join(taplib.DATA, name)
+        command = taplib.read_json(os.path.join(committed, "corpus-manifest.json"))["command"]
+        again = os.path.join(tmp, "again-" + name)
+        rc, _, err = run([sys.executable, MAKE_CORPUS, again] + command[2:])
+        p = [] if rc == 0 else ["exit %d: %s" % (rc, err)]
+        if not p:
+            p = same_trees(committed, again)
+            if manifest_without_out(committed) != manifest_without_out(again):
+                p.append("the manifests differ (beyond OUT)")
+        tap.check(p, "%s: its manifest's command makes it again, byte for byte" % name)
+
+
 def main(tap):
     check_templates(tap)
     with tempfile.TemporaryDirectory(prefix="smprof-make-corpus-") as tmp:
         check_shapes(tap, tmp)
         check_usage(tap, tmp)
+        check_committed(tap, tmp)
 
 
 if __name__ == "__main__":
