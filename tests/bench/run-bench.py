@@ -3,10 +3,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """run-bench.py - smprof against smdebug's way of aggregating, on synthetic corpora.
 
-Makes small, medium and large corpora with ../shared/tools/make-corpus.py in a scratch folder
-(reused when they already match), then measures, each against the reference run in the same
-session (../shared/tools/smdebug-aggregate.py: smdebug's method, pstats.Stats().add in record
-order):
+Makes small, medium and large corpora with the repository's tools/make-corpus.py in a scratch
+folder (reused when they already match), then measures, each against the reference run in the
+same session (tools/smdebug-aggregate.py: smdebug's method, pstats.Stats().add in record order):
 
   1. cold: index the job and aggregate everything, on one node and on all nodes
      (the `smprof stats --all` command line, a fresh process each time);
@@ -21,7 +20,10 @@ The reference runs are bounded: each is run once, and where smprof runs many que
 reference runs a random sample of them (--ref-queries), the ratio comparing the same sample.
 
 Prints a table (figure, smprof, reference, ratio) and writes it, with the raw numbers, to
---out. Python standard library only. Not a test: nothing here is part of `meson test`.
+--out; with --write-doc, also into docs/benchmarks.md between its <!-- bench:begin --> and
+<!-- bench:end --> markers. Needs nothing beside the clone (--tools points elsewhere if you want
+to compare other versions of the tools). Python standard library only. Not a test: nothing here
+is part of `meson test`.
 """
 
 import argparse
@@ -37,9 +39,12 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE_ROOT = os.path.dirname(os.path.dirname(HERE))
-TOOLS = os.path.join(SOURCE_ROOT, "..", "shared", "tools")
+TOOLS = os.path.join(SOURCE_ROOT, "tools")
+DOC = os.path.join(SOURCE_ROOT, "docs", "benchmarks.md")
+DOC_BEGIN, DOC_END = "<!-- bench:begin -->", "<!-- bench:end -->"
 
 SIZES = {
+    "tiny": ["--nodes", "2", "--steps", "20"],  # a smoke run of the script itself
     "small": ["--nodes", "2", "--steps", "100"],
     "medium": ["--nodes", "4", "--steps", "500"],
     "large": ["--nodes", "8", "--steps", "2000"],
@@ -85,7 +90,7 @@ def timed(argv, stdout=subprocess.DEVNULL, ok=(0,), cpu=None):
     return seconds, result.stdout if stdout == subprocess.PIPE else None
 
 
-def make_corpus(scratch, size, fresh):
+def make_corpus(tools, scratch, size, fresh):
     path = os.path.join(scratch, size)
     manifest_path = os.path.join(path, "corpus-manifest.json")
     args = SIZES[size]
@@ -95,8 +100,10 @@ def make_corpus(scratch, size, fresh):
         if manifest.get("command", [])[2:] == args:
             return path, manifest
     log(f"making the {size} corpus in {path}")
-    subprocess.run([sys.executable, os.path.join(TOOLS, "make-corpus.py"), path, "--force"] + args,
+    started = time.perf_counter()
+    subprocess.run([sys.executable, os.path.join(tools, "make-corpus.py"), path, "--force"] + args,
                    check=True, stdout=subprocess.DEVNULL)
+    log(f"  made in {time.perf_counter() - started:.1f} s")
     with open(manifest_path) as f:
         return path, json.load(f)
 
@@ -114,10 +121,10 @@ class Bench:
         self.args = args
         self.smprof = os.path.join(args.build_dir, "cli", "smprof")
         self.driver = os.path.join(args.build_dir, "tests", "bench", "bench-smprof")
-        self.reference = os.path.join(TOOLS, "smdebug-aggregate.py")
+        self.reference = os.path.join(args.tools, "smdebug-aggregate.py")
         for path, hint in ((self.smprof, "build smprof"),
                            (self.driver, "configure the build with -Dbenchmarks=true"),
-                           (self.reference, "../shared/tools must sit next to this checkout")):
+                           (self.reference, "--tools names a folder without the reference")):
             if not os.path.exists(path):
                 sys.exit(f"run-bench.py: {path} is missing ({hint})")
         self.rows = []
@@ -129,9 +136,10 @@ class Bench:
         log(f"  {figure}: {smprof} | {reference} | {ratio}")
 
     def ref(self, corpus, *selection, node="any", json_out=False, cpu=None):
+        # Exit status 1 is an answer too: smdebug's None (nothing selected).
         argv = [sys.executable, self.reference, os.path.join(corpus, "framework", "pytorch", "cprofile"),
                 "--node", node] + list(selection) + (["--json"] if json_out else ["--quiet"])
-        return timed(argv, stdout=subprocess.PIPE if json_out else subprocess.DEVNULL, cpu=cpu)
+        return timed(argv, stdout=subprocess.PIPE if json_out else subprocess.DEVNULL, ok=(0, 1), cpu=cpu)
 
     def cli(self, corpus, *selection, node="any", capture=False, cpu=None):
         # Exit status 1 is an answer too: nothing selected.
@@ -305,12 +313,31 @@ class Bench:
         return "\n".join(lines)
 
 
+def doc_markers(path):
+    """The document's text and the places of its two markers, or None."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    begin, end = text.find(DOC_BEGIN), text.find(DOC_END)
+    return (text, begin, end) if 0 <= begin < end else None
+
+
+def write_doc(path, header, table):
+    """Replaces what lies between the document's two markers with this run's
+    header and table; the rest of the document is left as it is."""
+    text, begin, end = doc_markers(path)
+    text = text[:begin + len(DOC_BEGIN)] + "\n" + header + "\n" + table + "\n" + text[end:]
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--build-dir", default=os.path.join(SOURCE_ROOT, "_build_perf"),
                    help="a build configured with -Dbuildtype=release -Dbenchmarks=true (default: _build_perf)")
     p.add_argument("--scratch", default="/tmp/smprof-bench", help="where the corpora go (default /tmp/smprof-bench)")
-    p.add_argument("--sizes", default="small,medium,large", help="comma-separated: small, medium, large")
+    p.add_argument("--sizes", default="small,medium,large",
+                   help="comma-separated: tiny (2 x 20, a smoke run), small (2 x 100), medium (4 x 500), "
+                        "large (8 x 2000); figures 4 and 5 use the last")
     p.add_argument("--fresh", action="store_true", help="remake the corpora even if they exist")
     p.add_argument("--repeat", type=int, default=3, help="smprof runs per cold figure; the median is shown")
     p.add_argument("--queries", type=int, default=100, help="random step/time queries for figure 2")
@@ -323,7 +350,17 @@ def main():
     p.add_argument("--wait-quiet", type=float, default=0, metavar="SECONDS",
                    help="first wait up to this long for the load average to drop below 1")
     p.add_argument("--out", default=None, help="the results file (default SCRATCH/bench-results.md)")
+    p.add_argument("--write-doc", action="store_true",
+                   help="also put the table into --doc, between its <!-- bench:begin --> and <!-- bench:end --> lines")
+    p.add_argument("--doc", default=DOC, help="the document --write-doc updates (default docs/benchmarks.md)")
+    p.add_argument("--tools", default=TOOLS,
+                   help="the folder holding make-corpus.py and smdebug-aggregate.py (default: the clone's tools/)")
     args = p.parse_args()
+    for size in args.sizes.split(","):
+        if size not in SIZES:
+            p.error(f"--sizes: unknown size {size!r}")
+    if args.write_doc and (not os.path.exists(args.doc) or doc_markers(args.doc) is None):
+        p.error(f"--write-doc: {args.doc} has no {DOC_BEGIN} line followed by a {DOC_END} line")
 
     args.build_dir = os.path.abspath(args.build_dir)
     os.makedirs(args.scratch, exist_ok=True)
@@ -335,8 +372,9 @@ def main():
     load_before = load_average()
     started = time.time()
 
-    for size in args.sizes.split(","):
-        corpus, manifest = make_corpus(args.scratch, size, args.fresh)
+    sizes = args.sizes.split(",")
+    for size in sizes:
+        corpus, manifest = make_corpus(args.tools, args.scratch, size, args.fresh)
         log(f"{size}: {manifest['intervals']['cprofile']:,} intervals, {manifest['bytes'] / 1e6:.0f} MB")
         figures = args.figures.split(",")
         if "cold" in figures:
@@ -345,22 +383,25 @@ def main():
             bench.queries(size, corpus, manifest)
         if "interactive" in figures:
             bench.interactive(size, corpus, manifest)
-        if size == "large" and "memory" in figures:
+        if size == sizes[-1] and "memory" in figures:
             bench.memory(size, corpus)
-        if size == "large" and "flame" in figures:
+        if size == sizes[-1] and "flame" in figures:
             bench.flame(size, corpus)
 
     load_after = load_average()
     header = (f"smprof benchmark, {time.strftime('%Y-%m-%d %H:%M', time.localtime(started))}, "
               f"{os.cpu_count()} cores, load average {load_before:.2f} before / {load_after:.2f} after, "
               f"{time.time() - started:.0f} s\n\n"
-              f"    {' '.join([os.path.relpath(sys.argv[0])] + sys.argv[1:])}\n")
+              f"    {' '.join([os.path.relpath(os.path.abspath(sys.argv[0]), SOURCE_ROOT)] + sys.argv[1:])}\n")
     table = bench.table()
     with open(out, "w") as f:
         f.write(header + "\n" + table + "\n\n<!-- raw results\n" + json.dumps(bench.raw, indent=1) + "\n-->\n")
     print(header)
     print(table)
     log(f"written to {out}")
+    if args.write_doc:
+        write_doc(args.doc, header, table)
+        log(f"and into {args.doc}")
 
 
 if __name__ == "__main__":
