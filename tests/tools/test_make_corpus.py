@@ -276,23 +276,29 @@ def same_totals(ours, theirs, what):
 
 
 def check_readers(tap, name, manifest, root):
+    listings = {}
     for profiler in manifest["profilers"]:
         rc, listing, _, _, p = smprof_json("list", root, "--profiler", profiler, "--json")
         if not p and len(listing) != manifest["intervals"][profiler]:
             p.append("smprof lists %d intervals, the manifest %d" % (len(listing), manifest["intervals"][profiler]))
+        listings[profiler] = listing or []
         tap.check(p, "%s: smprof list sees every %s interval (%d)" % (name, profiler, manifest["intervals"][profiler]))
     if "cprofile" not in manifest["profilers"]:
         return
     profiler_dir = os.path.join(root, "framework", manifest["framework"], "cprofile")
     mode = manifest["planted_outliers"][0]["mode"]
+    # a window from an interval's start a third into the last node's job to
+    # the end of one halfway
+    node = manifest["nodes"][-1]
+    mine = sorted((r for r in listings["cprofile"] if r["node_id"] == node),
+                  key=lambda r: r["start_time_since_epoch_in_micros"])
+    window = [repr(mine[len(mine) // 3]["start_time_since_epoch_in_micros"] / 1e6),
+              repr(mine[len(mine) // 2]["end_time_since_epoch_in_micros"] / 1e6)] if mine else ["0", "0"]
     for node, selection, ref_selection in (
             ("all", ["--all"], ["--all"]),
             ("any", ["--all"], ["--all"]),
             ("any", ["--step", "3", "--end-step", "9", "--mode", mode], ["--step", "3", "9", "--mode", mode]),
-            (manifest["nodes"][-1], ["--time", repr(manifest["first_interval_start_us"] / 1e6 + 6),
-                                     repr(manifest["first_interval_start_us"] / 1e6 + 7.5)],
-             ["--time", repr(manifest["first_interval_start_us"] / 1e6 + 6),
-              repr(manifest["first_interval_start_us"] / 1e6 + 7.5)])):
+            (node, ["--time"] + window, ["--time"] + window)):
         rc, ours, _, _, p = smprof_json("stats", root, "--profiler", "cprofile", "--node", node, *selection, "--json")
         theirs, p2 = aggregate_json(profiler_dir, "--node", node, *ref_selection)
         p += p2
