@@ -8,7 +8,8 @@ them alike, its planted outliers are in the manifest and found.
    gives its bytes back (the marshal back-references of CPython's dump), every
    real Pyinstrument JSON rendered again gives its text back.
 2. Small corpora of each shape (PyTorch and Keras, both profilers, eval blocks,
-   pid node ids, no hook.close()), made twice with 1 and 2 worker processes:
+   pid node ids, no hook.close()), made twice with 1 and 2 worker processes
+   and different PYTHONHASHSEEDs:
    - the same bytes both times;
    - every folder name parses as smdebug parses it, the chunk shapes follow
      smdebug-format.md §2.6, files and bytes are the manifest's;
@@ -62,14 +63,16 @@ SHAPES = {
 }
 
 
-def run(argv, timeout=600):
-    p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
+def run(argv, timeout=600, env=None):
+    p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, env=env)
     return p.returncode, p.stdout, p.stderr
 
 
 def make(out, args, jobs):
+    """Each run with its own string hashing, which must not matter either."""
     started = time.perf_counter()
-    rc, out_text, err = run([sys.executable, MAKE_CORPUS, out, "--jobs", str(jobs)] + args)
+    env = dict(os.environ, PYTHONHASHSEED=str(jobs * 7))
+    rc, out_text, err = run([sys.executable, MAKE_CORPUS, out, "--jobs", str(jobs)] + args, env=env)
     return rc, err, time.perf_counter() - started
 
 
@@ -388,7 +391,7 @@ def check_shapes(tap, tmp):
         p = same_trees(one, two)
         if manifest_without_out(one) != manifest_without_out(two):
             p.append("the manifests differ (beyond OUT)")
-        tap.check(p, "%s: the same bytes with 1 and 2 worker processes" % name)
+        tap.check(p, "%s: the same bytes with 1 and 2 worker processes (and other string hashes)" % name)
         manifest = taplib.read_json(os.path.join(one, "corpus-manifest.json"))
         tap.check(check_layout(manifest, one), "%s: names, shapes, counts and bytes as smdebug and the manifest"
                   % name)
