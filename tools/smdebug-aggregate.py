@@ -296,8 +296,8 @@ def run(args):
         if not args.quiet:
             for html, json_path, session in result:
                 root = session.get("root_frame")
-                print("  %s  %s" % (job.relative(json_path),
-                                    "no samples" if root is None else "%.6f s in %s" % (root["time"], root["function"])))
+                what = "no samples" if root is None else "%.6f s in %s" % (root["time"], root["function"])
+                print("  %s  %s" % (job.relative(json_path), what))
     return 0
 
 

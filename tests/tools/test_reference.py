@@ -15,7 +15,6 @@
 
 import json
 import marshal
-import math
 import os
 import subprocess
 import sys
