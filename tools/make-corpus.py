@@ -28,8 +28,11 @@ REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MANIFEST = "corpus-manifest.json"
 FILES = {"cprofile": ["python_stats"], "pyinstrument": ["python_stats.json", "python_stats.html"]}
 
-# The templates, per profiler: loaded before the workers fork, which inherit them.
+# The templates, per profiler, and per chunk the ones chosen (the same on
+# every node): set before the workers fork, which inherit them instead of
+# receiving them with each task.
 TEMPLATES = {}
+CHOSEN = []
 
 
 def parse_args(argv):
@@ -146,10 +149,10 @@ def make_plan(args):
     hot_chunks = {hotspot_chunk(chunks, outlier) for outlier in planted}
     chosen = [{name: catalogue.choose(rng, chunk.kind, chunk.mode, chunk.step_index, need_root=c in hot_chunks)
                for name, catalogue in catalogues.items()} for c, chunk in enumerate(chunks)]
+    CHOSEN[:] = chosen
     plans = []
     for n, (node_id, rank, host) in enumerate(nodes):
         plan = schedule.NodePlan(n, node_id, rank)
-        plan.templates = chosen
         node_factor = schedule.lognormal(rng, 0.05)
         for chunk in chunks:
             factor = node_factor * schedule.lognormal(rng, 0.06)
@@ -212,7 +215,7 @@ def write_node(task):
     hotspots = {}
     for c, name in enumerate(plan.names):
         for profiler in profilers:
-            template = plan.templates[c][profiler]
+            template = CHOSEN[c][profiler]
             folder = os.path.join(out, "framework", framework, profiler, plan.node_id, name)
             os.makedirs(folder)
             extra = plan.extras[c]
@@ -309,7 +312,7 @@ def manifest(args, argv, plan, results):
         for node in plans:
             for c in range(len(chunks)):
                 what = node.special.get(c)
-                if what is None and not node.templates[c]["pyinstrument"].has_root:
+                if what is None and not CHOSEN[c]["pyinstrument"].has_root:
                     what = "empty"  # as in the real interval it comes from
                 if what is not None:
                     specials[what].append(interval_path(args, "pyinstrument", node, c))

@@ -110,12 +110,12 @@ def keras_chunks(sequence, steps):
 
 
 class NodePlan:
-    """What one node's worker writes: per chunk its folder name, templates,
-    factor, extra seconds, wall time and what is special about it."""
+    """What one node's worker writes: per chunk its folder name, factor,
+    extra seconds, wall time and what is special about it (the templates are
+    the same on every node)."""
 
     def __init__(self, index, node_id, rank):
         self.index, self.node_id, self.rank = index, node_id, rank
-        self.templates = []   # per chunk: {profiler: Template}
         self.factors = []
         self.extras = []
         self.walls = []
