@@ -246,7 +246,7 @@ def pyinstrument_files(template, plan, c, seed):
                 "python_stats.html": pyinstrument_session.FAILURE_HTML.encode()}, None
     rng = random.Random("%d/%s/%d" % (seed, plan.node_id, c))
     program = re.sub(r"--rank \d+", "--rank %d" % plan.rank, template.session["program"])
-    start = plan.starts_s[c] + template.start_offset_s
+    start = plan.starts_us[c] / 1e6 + template.start_offset_s
     if special == "empty":
         session, hot = pyinstrument_session.empty_session(template.session, plan.factors[c], start,
                                                           plan.walls[c], program), None
@@ -274,7 +274,7 @@ def interval_path(args, profiler, plan, c):
 
 def manifest(args, argv, plan, results):
     plans, chunks = plan["plans"], plan["chunks"]
-    first = min(plans, key=lambda p: (p.starts_s[0] * 1e6, p.node_id))
+    first = min(plans, key=lambda p: (p.starts_us[0], p.node_id))
     outliers = []
     for p in plan["planted"]:
         entry = {"type": p["type"], "step_index": p["step_index"], "mode": p["mode"], "step": p["step"],
@@ -338,7 +338,7 @@ def manifest(args, argv, plan, results):
         "hook_close": not args.no_close,
         "html": "pyinstrument" in args.profilers and not args.no_html,
         "epoch_s": plan["epoch_s"],
-        "first_interval_start_us": first.starts_s[0] * 1e6,
+        "first_interval_start_us": first.starts_us[0],
         "intervals_per_node": len(chunks),
         "intervals": {profiler: len(chunks) * len(plans) for profiler in args.profilers},
         "interval_kinds": dict(sorted(kinds.items())),

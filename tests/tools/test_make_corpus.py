@@ -145,6 +145,7 @@ def check_layout(manifest, root):
     framework = manifest["framework"]
     phases = PT_PHASES if framework == "pytorch" else TF_PHASES
     files = size = 0
+    firsts = []  # (earliest start, node) per node and profiler: smdebug's record order
     for profiler in manifest["profilers"]:
         base = os.path.join(root, "framework", framework, profiler)
         if sorted(os.listdir(base)) != sorted(manifest["nodes"]):
@@ -174,6 +175,8 @@ def check_layout(manifest, root):
                     files += 1
                     size += os.path.getsize(os.path.join(base, node, name, file_name))
             parsed.sort(key=lambda iv: iv.start.time_us)
+            if parsed:
+                firsts.append((parsed[0].start.time_us, node))
             for a, b in zip(parsed, parsed[1:]):
                 if b.start.time_us <= a.end.time_us:
                     problems.append("%s: %s overlaps the next chunk" % (node, a))
@@ -185,6 +188,9 @@ def check_layout(manifest, root):
             elif manifest["hook_close"] != (finals[0].start.mode == "prestepzero"):
                 problems.append("%s: finalisation chunk %r, hook_close %r" % (node, finals[0],
                                                                             manifest["hook_close"]))
+    if firsts and (min(firsts) != (manifest["first_interval_start_us"], manifest["node_any"])):
+        problems.append("the first record is %r; the manifest says %r on %s" % (
+            min(firsts), manifest["first_interval_start_us"], manifest["node_any"]))
     if files != manifest["files"] or size != manifest["bytes"]:
         problems.append("%d files, %d bytes; the manifest says %d, %d" % (files, size, manifest["files"],
                                                                            manifest["bytes"]))

@@ -120,7 +120,7 @@ class NodePlan:
         self.extras = []
         self.walls = []
         self.names = []
-        self.starts_s = []
+        self.starts_us = []  # as written in the folder names
         self.special = {}     # chunk index -> "empty" | "failure"
         self.hotspot_chunks = set()
 
@@ -168,5 +168,5 @@ def plan_times(rng, plans, chunks, start_us, skew_us, close_gap):
         for c, chunk in enumerate(chunks):
             t0, t1 = begin[n][c] + skew, end[n][c] + skew
             plan.names.append(intervals.format_name(chunk.start + (t0,), chunk.end + (t1,)))
-            plan.starts_s.append(t0 / 1e6)
+            plan.starts_us.append(t0)
             plan.walls[c] = (t1 - t0) / 1e6
