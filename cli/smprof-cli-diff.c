@@ -13,6 +13,7 @@
 
 #include "smprof-aggregate.h"
 #include "smprof-cli-diff.h"
+#include "smprof-cli-help.h"
 #include "smprof-cli-options.h"
 #include "smprof-cli-output.h"
 #include "smprof-cli-source.h"
@@ -59,31 +60,6 @@ typedef struct
   SmprofProfiler           profiler;
   guint                    n_problems_shown;
 } Diff;
-
-void
-smprof_cli_diff_print_usage (FILE *stream)
-{
-  fprintf (stream, "%s",
-           _("Usage:\n"
-             "  smprof diff SOURCE --a SELECTION --b SELECTION [--profiler P]\n"
-             "              [--node N] [--a-node N] [--b-node N] [--normalize none|step|interval]\n"
-             "              [--format table|json|svg|folded] [-o FILE] [--min-delta SECONDS]\n"
-             "              [--metric tottime|cumtime|ncalls] [--sort absdelta|delta|ratio|a|b|function]\n"
-             "              [--limit N] [--title T] [--width PX] [--min-width PX] [--direction up|down]\n"
-             "\n"
-             "SELECTION is one argument holding the selection options of `smprof stats`, and\n"
-             "optionally --node: --a \"--step 3 --end-step 5\" --b \"--step 12 --end-step 14\",\n"
-             "--a \"--step 5 --node 0-algo-1\" --b \"--step 5 --node 1-algo-2\", --a --pre-step-zero.\n"
-             "--a-node, --b-node and --node (both sides) choose the nodes outside the quotes.\n"
-             "Every number is B's or A's divided by: 1 (none, the default), the steps the side's\n"
-             "intervals cover (step: distinct node, mode and step; an interval ending as a step\n"
-             "starts does not cover it), or its number of intervals (interval).\n"
-             "table (the default): the functions whose time changed most, A, B, B - A and B / A\n"
-             "of --metric (default tottime); json: both sides, every function and the\n"
-             "differential tree; folded: `stack A B` in microseconds (difffolded.pl's format);\n"
-             "svg: a differential flame graph, width from B, red slower in B, blue faster,\n"
-             "grey under --min-delta, frames only in A dashed.\n"));
-}
 
 static void
 side_clear (Side *side)
@@ -832,14 +808,14 @@ smprof_cli_diff_main (int    argc,
   if (!parse_command_line (&diff, argc, argv, &show_help, &error))
     {
       g_printerr ("smprof: %s\n\n", error->message);
-      smprof_cli_diff_print_usage (stderr);
+      smprof_cli_help_print_usage (stderr, "diff");
       diff_clear (&diff);
       return EXIT_USAGE;
     }
 
   if (show_help)
     {
-      smprof_cli_diff_print_usage (stdout);
+      smprof_cli_help_print (stdout, "diff");
       diff_clear (&diff);
       return EXIT_OK;
     }

@@ -17,7 +17,6 @@ G_BEGIN_DECLS
 
 int  smprof_cli_diff_main        (int    argc,
                                   char **argv);
-void smprof_cli_diff_print_usage (FILE  *stream);
 
 gboolean       smprof_cli_diff_parse_selection (const char              *option,
                                                 const char              *text,

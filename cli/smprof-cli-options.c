@@ -16,52 +16,6 @@
  * --between-modes A B), so the command line is read by hand. */
 
 void
-smprof_cli_print_usage (FILE *stream)
-{
-  fprintf (stream, "%s",
-           _("Usage:\n"
-             "  smprof nodes SOURCE [--profiler cprofile|pyinstrument] [--json]\n"
-             "  smprof list  SOURCE [--profiler P] [--json]\n"
-             "  smprof stats SOURCE [--profiler P] [--node ID|any|all|ID,ID...] SELECTION\n"
-             "               [--json] [--sort tottime|cumtime|ncalls|pcalls] [--limit N]\n"
-             "  smprof export SOURCE [--profiler P] [--node ...] SELECTION --format FORMAT -o FILE\n"
-             "               [--direction up|down] [--width PX] [--min-width PX] [--title T]\n"
-             "               [--colors default|module|colorblind]\n"
-             "  smprof steps SOURCE [--profiler P] [--node ...] [SELECTION] [--functions]\n"
-             "               [--limit N] [--json]\n"
-             "  smprof outliers SOURCE [--profiler P] [--node ...] [SELECTION] [--json]\n"
-             "  smprof diff SOURCE --a SELECTION --b SELECTION [--normalize none|step|interval]\n"
-             "               [--format table|json|svg|folded] [-o FILE] (smprof diff --help)\n"
-             "  smprof report SOURCE [--profiler P] [--node ...] SELECTION -o OUT [--html]\n"
-             "               [--compare-a SELECTION --compare-b SELECTION] [--normalize N]\n"
-             "\n"
-             "SELECTION:\n"
-             "  --step START [--end-step END] [--mode M] [--start-phase P] [--end-phase P]\n"
-             "  --time START_SECONDS END_SECONDS\n"
-             "  --between-modes MODE MODE\n"
-             "  --pre-step-zero | --post-hook-close | --training-phase | --job-phase | --all\n"
-             "\n"
-             "SOURCE is a job folder (the one holding framework/) or a folder below it,\n"
-             "down to framework/<framework>/<profiler>, or the same on S3:\n"
-             "s3://BUCKET/PREFIX/JOB/profiler-output. With an s3:// SOURCE:\n"
-             "  --refresh            list S3 again instead of using the cached listing\n"
-             "  --no-sign-request    anonymous requests, for a public bucket\n"
-             "  --concurrency N      parallel requests (default 8)\n"
-             "Modes: train eval predict global prestepzero posthookclose (or TRAIN, ...).\n"
-             "Phases: start stepstart forwardpassend stepend end (or STEP_START, ...).\n"
-             "Defaults as smdebug's: --mode train --start-phase stepstart --end-phase stepend\n"
-             "--node any (the node whose first interval starts earliest), END = START.\n"
-             "FORMAT: svg png pdf folded speedscope pstats csv json syscap; -o - is stdout.\n"
-             "steps and outliers: every node and --all unless told; a step is the intervals\n"
-             "whose start label is that step; --functions adds each function's self time per\n"
-             "step (count, min, median, p95, max) for the --limit N (default 20) largest.\n"
-             "report: a folder OUT with README.md, the flame graph, the Functions table and\n"
-             "per-step statistics as CSV, and with --compare-a/-b (each one argument, as\n"
-             "diff's --a/--b) a differential flame graph and diff table; --html or an OUT\n"
-             "ending in .html writes one self-contained page instead.\n"));
-}
-
-void
 smprof_cli_options_clear (SmprofCliOptions *options)
 {
   g_clear_pointer (&options->source, g_free);

@@ -94,6 +94,5 @@ gboolean smprof_cli_options_parse (SmprofCliOptions  *options,
                                    gboolean          *show_help,
                                    GError           **error);
 void     smprof_cli_options_clear (SmprofCliOptions  *options);
-void     smprof_cli_print_usage   (FILE              *stream);
 
 G_END_DECLS

@@ -14,6 +14,7 @@
 
 #include "smprof-aggregate.h"
 #include "smprof-cli-diff.h"
+#include "smprof-cli-help.h"
 #include "smprof-cli-options.h"
 #include "smprof-cli-output.h"
 #include "smprof-cli-report.h"
@@ -577,14 +578,15 @@ main (int   argc,
   if (!smprof_cli_options_parse (&cli.options, argc, argv, &show_help, &error))
     {
       g_printerr ("smprof: %s\n\n", error->message);
-      smprof_cli_print_usage (stderr);
+      smprof_cli_help_print_usage (stderr, argc >= 2 ? argv[1] : NULL);
       smprof_cli_options_clear (&cli.options);
       return EXIT_USAGE;
     }
 
   if (show_help)
     {
-      smprof_cli_print_usage (stdout);
+      /* `smprof --help` gives the overview, `smprof COMMAND --help` the command's */
+      smprof_cli_help_print (stdout, argv[1][0] != '-' ? argv[1] : NULL);
       smprof_cli_options_clear (&cli.options);
       return EXIT_OK;
     }

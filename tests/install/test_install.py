@@ -6,8 +6,8 @@
 Environment: MESON (the meson command), SMPROF_SOURCE_ROOT, SMPROF_BUILD_ROOT
 (the build under test), SMPROF_INSTALL_TMP (a scratch folder, emptied first).
 
-1. DESTDIR staging of the build under test: every file lands where README.md
-   says ("Installing from source").
+1. DESTDIR staging of the build under test: every file lands where
+   docs/packaging.md says ("Installing from source").
 2. A build configured with a temporary --prefix and the Flatpak app's
    config-opts, compiled and installed: the installed smprof answers, in French
    from the installed catalogues; the post-install steps ran; the installed
@@ -29,6 +29,9 @@ import signal
 import subprocess
 import sys
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'cli'))
+import helptext  # noqa: E402
 
 MESON = os.environ.get('MESON', 'meson').split()
 SOURCE = os.environ['SMPROF_SOURCE_ROOT']
@@ -221,9 +224,9 @@ def main():
         english = run([smprof, '--help'], env=clean_env(LANGUAGE=''))
         french = run([smprof, '--help'], env=clean_env(LANGUAGE='fr'))
         catalogue = gettext.translation('smprof', os.path.join(prefix, 'share', 'locale'), languages=['fr'])
-        check(french.returncode == 0 and french.stdout != english.stdout
-              and french.stdout == catalogue.gettext(english.stdout),
-              'the installed smprof speaks French from the installed catalogue', french.stdout[:300])
+        problems = helptext.translation_problems(english.stdout, french.stdout, catalogue.gettext)
+        check(french.returncode == 0 and french.stdout != english.stdout and not problems,
+              'the installed smprof speaks French from the installed catalogue', *problems, french.stdout[:300])
 
         check(os.path.exists(os.path.join(prefix, 'share', 'glib-2.0', 'schemas', 'gschemas.compiled')),
               'meson install compiled the schemas')

@@ -14,6 +14,9 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'cli'))
+import helptext  # noqa: E402
+
 SMPROF = os.environ['SMPROF']
 LOCALEDIR = os.environ['SMPROF_LOCALEDIR']
 SAMPLE_JOB = os.path.join(os.environ['SMPROF_TEST_DATA'], 'sample-job')
@@ -40,19 +43,32 @@ def run(args, language):
 
 fr = gettext.translation('smprof', LOCALEDIR, languages=['fr'])
 
+# The help is printed piece by piece from cli/smprof-cli-help.c's table: each
+# piece of the French help must be the catalogue's translation of the English.
 english = run(['--help'], '')
 french = run(['--help'], 'fr')
-usage = english.stdout
-check(english.returncode == 0 and usage.startswith('Usage:'), 'smprof --help in English', usage[:200])
-check(french.returncode == 0 and french.stdout == fr.gettext(english.stdout) and french.stdout != english.stdout,
-      'smprof --help in French, as the catalogue says', french.stdout[:400])
+check(english.returncode == 0 and english.stdout.startswith('Usage:'), 'smprof --help in English',
+      english.stdout[:200])
+problems = helptext.translation_problems(english.stdout, french.stdout, fr.gettext)
+check(french.returncode == 0 and french.stdout != english.stdout and not problems,
+      'smprof --help in French, as the catalogue says', *problems, french.stdout[:400])
 
-# A usage error: the CLI's message and the usage, in French.
+for command in ('nodes', 'list', 'stats', 'export', 'steps', 'outliers', 'diff', 'report'):
+    english = run([command, '--help'], '')
+    french = run([command, '--help'], 'fr')
+    problems = helptext.translation_problems(english.stdout, french.stdout, fr.gettext, command=True)
+    check(french.returncode == 0 and french.stdout != english.stdout and not problems,
+          f'smprof {command} --help in French, as the catalogue says', *problems)
+
+# A usage error: the CLI's message and the command's synopsis, in French.
 english = run(['stats', SAMPLE_JOB], '')
 french = run(['stats', SAMPLE_JOB], 'fr')
 check(english.returncode == 2 and french.returncode == 2, 'a usage error exits 2 in both languages',
       english.stderr, french.stderr)
-check(french.stderr != english.stderr and fr.gettext(usage) in french.stderr,
+synopsis = helptext.parse_command(run(['stats', '--help'], '').stdout)['synopsis']
+check(french.stderr != english.stderr and
+      helptext.fold(fr.gettext(synopsis)) in helptext.fold(french.stderr) and
+      fr.gettext('smprof %s --help describes its options.\n') % 'stats' in french.stderr,
       'the usage error is in French', french.stderr[:400])
 
 # A message of the core library (domain smprof too): a folder that is no job.
