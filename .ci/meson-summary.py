@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The smprof authors
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Prints 'N passed, N failed, N skipped' for meson test logs; exits 1 on any failure.
 
 usage: meson-summary.py BUILD/meson-logs/testlog.json [...] [RESULTS.tap ...]

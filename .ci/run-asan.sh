@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-FileCopyrightText: 2026 The smprof authors
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The whole test suite under AddressSanitizer and UndefinedBehaviorSanitizer.
 # Usage: .ci/run-asan.sh [BUILD_DIR]   (default _build-asan)
 # Any sanitizer report stops the test that made it (halt_on_error) and fails

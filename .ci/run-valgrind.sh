@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-FileCopyrightText: 2026 The smprof authors
+# SPDX-License-Identifier: GPL-3.0-or-later
 # valgrind's memcheck on smprof over every real job (tests/cli/test_valgrind.py)
 # and, when the viewer has tests, on one of them (suite valgrind-ui, if any).
 # Usage: .ci/run-valgrind.sh [BUILD_DIR]   (default _build, a build without

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The smprof authors
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Turns a scan-build report into TAP; exits 1 on any finding not answered.
 
 usage: scan-build-check.py BUILD_DIR REPORT_DIR ANSWERS_FILE

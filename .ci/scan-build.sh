@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-FileCopyrightText: 2026 The smprof authors
+# SPDX-License-Identifier: GPL-3.0-or-later
 # scan-build (clang's static analyzer) over the whole project, as TAP.
 # Usage: .ci/scan-build.sh [BUILD_DIR]   (default _build-scan, wiped first)
 # Writes BUILD_DIR/scan-build.tap: one line per finding, `ok` when it is

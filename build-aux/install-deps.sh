@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-FileCopyrightText: 2026 The smprof authors
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Installs what smprof needs to build and test on Debian 12.
 # Usage: build-aux/install-deps.sh [--yes]
 set -euo pipefail

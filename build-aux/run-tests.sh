@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-FileCopyrightText: 2026 The smprof authors
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Builds smprof if needed and runs the whole test suite.
 # Usage: build-aux/run-tests.sh [BUILD_DIR] [meson test arguments...]
 #

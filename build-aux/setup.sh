@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-FileCopyrightText: 2026 The smprof authors
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The first command of the README: installs what is needed, builds smprof,
 # runs the command line on the bundled sample job, then opens that job in the
 # viewer with the SageMaker plugin loaded from the build tree.

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-FileCopyrightText: 2026 The smprof authors
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Exports the sample job as a Sysprof capture, opens it in Sysprof 3.46 under
 # Xvfb and takes the screenshot the README shows.
 # Needs: sysprof xvfb xdotool imagemagick dbus (apt-get install ...).

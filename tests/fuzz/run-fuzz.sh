@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-FileCopyrightText: 2026 The smprof authors
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Runs the libFuzzer targets of tests/fuzz (see tests/fuzz/README.md).
 #
 # Usage:

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-FileCopyrightText: 2026 The smprof authors
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Runs a test program under valgrind's memcheck, for the `valgrind` suites.
 # Usage: tests/viewer/valgrind-wrap.sh PROGRAM [ARGS...]
 # Only with SMPROF_VALGRIND=1 (.ci/run-valgrind.sh sets it); otherwise it
