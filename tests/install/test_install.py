@@ -205,6 +205,9 @@ def main():
         f'{datadir}/icons/hicolor/scalable/apps/{APP_ID}.svg',
         f'{datadir}/icons/hicolor/symbolic/apps/{APP_ID}-symbolic.svg',
         f"{opts['mandir']}/man1/smprof.1",
+        f'{datadir}/help/C/smprof/index.page',
+        f'{datadir}/help/C/smprof/figures/job-page.png',
+        f'{datadir}/help/fr/smprof/index.page',
     ] + [f"{opts['localedir']}/fr/LC_MESSAGES/{d}.mo" for d in ('smprof-viewer', 'smprof-plugin', 'smprof')]
     staged = relative_files(top)
     missing = [f for f in expected if f not in staged]
