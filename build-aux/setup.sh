@@ -8,11 +8,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if ! command -v apt-get >/dev/null; then
-  echo "This script is for Debian 12; see README.md for the packages to install." >&2
+  echo "This script is for Debian 12; README.md lists the packages to install." >&2
   exit 1
 fi
-if [ "$(id -u)" = 0 ]; then apt-get update -q; else sudo apt-get update -q; fi
-bash build-aux/install-deps.sh --yes
+# apt-get update runs only when a package is missing, so a machine that has
+# them all needs no network here.
+bash build-aux/install-deps.sh --yes --update
 
 [ -f _build/build.ninja ] || meson setup _build
 meson compile -C _build
