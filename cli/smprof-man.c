@@ -58,12 +58,14 @@ is_word_char (char c)
 }
 
 /* A synopsis or an option's name and value: options and literal values in
- * bold, placeholders (words in capitals) in italics, punctuation upright. */
+ * bold, placeholders (words in capitals) in italics, punctuation upright, and
+ * no line break inside brackets ("[--limit N]" stays on one line). */
 static char *
 format_syntax (const char *text)
 {
   GString *out = g_string_new (NULL);
   const char *p = text;
+  int depth = 0;
 
   while (*p != '\0')
     {
@@ -72,9 +74,14 @@ format_syntax (const char *text)
 
       if (!is_word_char (*p))
         {
-          while (*p != '\0' && !is_word_char (*p))
-            p++;
-          append_escaped (out, start, p - start);
+          const char *next = g_utf8_next_char (p);
+
+          depth += *p == '[' ? 1 : *p == ']' ? -1 : 0;
+          if (*p == ' ' && depth > 0)
+            g_string_append (out, "\\ ");
+          else
+            append_escaped (out, p, next - p);
+          p = next;
           continue;
         }
 
