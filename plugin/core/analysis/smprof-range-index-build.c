@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "smprof-parallel.h"
 #include "smprof-range-index-private.h"
 
 /* A node's checkpoints take about this fraction of the memory its stats take:
@@ -383,25 +384,13 @@ build_node (Node *node)
     }
 }
 
-typedef struct
+static void
+build_node_at (guint    i,
+               gpointer data)
 {
-  Node         *nodes;
-  guint         n_nodes;
-  GCancellable *cancellable;
-  int           next;   /* atomic */
-} BuildBatch;
+  Node *nodes = data;
 
-static gpointer
-build_worker (gpointer data)
-{
-  BuildBatch *batch = data;
-  int i;
-
-  while ((i = g_atomic_int_add (&batch->next, 1)) < (int) batch->n_nodes)
-    if (!g_cancellable_is_cancelled (batch->cancellable))
-      build_node (&batch->nodes[i]);
-
-  return NULL;
+  build_node (&nodes[i]);
 }
 
 typedef struct
@@ -588,12 +577,9 @@ _smprof_range_index_new_tuned (SmprofJob           *job,
 {
   g_autoptr(SmprofRangeIndex) self = NULL;
   g_autoptr(GPtrArray) wanted = NULL;
-  g_autoptr(GPtrArray) threads = NULL;
   g_autoptr(GPtrArray) ids = NULL;
   GPtrArray *records;
-  BuildBatch batch = { 0 };
   guint n_table;
-  guint n_threads;
 
   g_return_val_if_fail (SMPROF_IS_JOB (job), NULL);
   g_return_val_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable), NULL);
@@ -688,16 +674,8 @@ _smprof_range_index_new_tuned (SmprofJob           *job,
         self->record_position[record->order] = p;
       }
 
-  batch.nodes = self->nodes;
-  batch.n_nodes = self->n_nodes;
-  batch.cancellable = cancellable;
-  threads = g_ptr_array_new ();
-  n_threads = MIN (g_get_num_processors (), self->n_nodes);
-  for (guint i = 1; i < n_threads; i++)
-    g_ptr_array_add (threads, g_thread_new ("smprof-range", build_worker, &batch));
-  build_worker (&batch);
-  for (guint i = 0; i < threads->len; i++)
-    g_thread_join (g_ptr_array_index (threads, i));
+  smprof_parallel_for ("smprof-range", self->n_nodes, g_get_num_processors (), build_node_at, self->nodes,
+                       cancellable);
 
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;

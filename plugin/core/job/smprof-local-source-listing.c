@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "smprof-local-source-private.h"
+#include "smprof-parallel.h"
 #include "smprof-pevents.h"
 
 /* Profile folders are the profiler names smdebug writes. framework/ also holds
@@ -70,7 +71,6 @@ typedef struct
   SmprofListing    **to_cache;  /* copies of those listed by name, for request->names_cache */
   GCancellable      *cancellable;
   guint              n_parts;   /* how many threads list a node folder in full */
-  int                next;      /* atomic */
 } NodeBatch;
 
 static gboolean
@@ -100,45 +100,39 @@ copy_listing (SmprofListing       *to,
     }
 }
 
-static gpointer
-list_nodes_worker (gpointer data)
+static void
+list_node_at (guint    i,
+              gpointer data)
 {
   NodeBatch *batch = data;
-  int i;
+  const char *relative = g_ptr_array_index (batch->nodes, i);
 
-  while ((i = g_atomic_int_add (&batch->next, 1)) < (int) batch->nodes->len)
+  if (relative == NULL)
+    return;
+
+  if (lists_names_only (batch->request, relative))
     {
-      const char *relative = g_ptr_array_index (batch->nodes, i);
+      /* read only while the workers run: filled after they are joined */
+      SmprofListing *cached = batch->request->names_cache != NULL
+                              ? g_hash_table_lookup (batch->request->names_cache, relative) : NULL;
 
-      if (relative == NULL || g_cancellable_is_cancelled (batch->cancellable))
-        continue;
-
-      if (lists_names_only (batch->request, relative))
+      if (cached != NULL)
+        copy_listing (batch->listings[i], cached);
+      else
         {
-          /* read only while the workers run: filled after they are joined */
-          SmprofListing *cached = batch->request->names_cache != NULL
-                                  ? g_hash_table_lookup (batch->request->names_cache, relative) : NULL;
-
-          if (cached != NULL)
-            copy_listing (batch->listings[i], cached);
-          else
+          _smprof_local_source_list_node_folder (batch->self, batch->listings[i], relative,
+                                                 TRUE, 1, batch->cancellable);
+          /* copied here, in parallel, rather than when joined */
+          if (batch->request->names_cache != NULL)
             {
-              _smprof_local_source_list_node_folder (batch->self, batch->listings[i], relative,
-                                                     TRUE, 1, batch->cancellable);
-              /* copied here, in parallel, rather than when joined */
-              if (batch->request->names_cache != NULL)
-                {
-                  batch->to_cache[i] = smprof_listing_new ();
-                  copy_listing (batch->to_cache[i], batch->listings[i]);
-                }
+              batch->to_cache[i] = smprof_listing_new ();
+              copy_listing (batch->to_cache[i], batch->listings[i]);
             }
         }
-      else
-        _smprof_local_source_list_node_folder (batch->self, batch->listings[i], relative,
-                                               FALSE, batch->n_parts, batch->cancellable);
     }
-
-  return NULL;
+  else
+    _smprof_local_source_list_node_folder (batch->self, batch->listings[i], relative,
+                                           FALSE, batch->n_parts, batch->cancellable);
 }
 
 /* Node folders are listed in parallel, each into its own listing; the
@@ -153,10 +147,9 @@ list_profiler_folder (SmprofLocalSource *self,
   g_autofree char *path = g_build_filename (self->root, relative, NULL);
   g_autoptr(GPtrArray) names = NULL;
   g_autoptr(GPtrArray) nodes = NULL;
-  g_autoptr(GPtrArray) threads = NULL;
   g_autoptr(GError) error = NULL;
-  NodeBatch batch = { self, listing, NULL, NULL, NULL, cancellable, 1, 0 };
-  guint n_threads, n_full = 0;
+  NodeBatch batch = { self, listing, NULL, NULL, NULL, cancellable, 1 };
+  guint n_full = 0;
 
   names = _smprof_local_source_read_sorted_folder (path, &error);
   if (names == NULL)
@@ -202,13 +195,7 @@ list_profiler_folder (SmprofLocalSource *self,
       batch.listings[i]->stats_only = listing->stats_only;
     }
 
-  threads = g_ptr_array_new ();
-  n_threads = MIN (g_get_num_processors (), nodes->len);
-  for (guint i = 1; i < n_threads; i++)
-    g_ptr_array_add (threads, g_thread_new ("smprof-list", list_nodes_worker, &batch));
-  list_nodes_worker (&batch);
-  for (guint i = 0; i < threads->len; i++)
-    g_thread_join (g_ptr_array_index (threads, i));
+  smprof_parallel_for ("smprof-list", nodes->len, g_get_num_processors (), list_node_at, &batch, cancellable);
 
   for (guint i = 0; i < nodes->len; i++)
     {

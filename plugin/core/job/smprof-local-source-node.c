@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "smprof-local-source-private.h"
+#include "smprof-parallel.h"
 
 static void
 list_interval_folder (SmprofLocalSource *self,
@@ -351,27 +352,28 @@ list_node_entries (SmprofLocalSource *self,
     }
 }
 
-/* One of the parts a node folder listed in full is split into. */
+/* A node folder listed in full, split into runs of entries. */
 typedef struct
 {
-  SmprofLocalSource *self;
-  SmprofListing     *listing;
-  int                fd;
-  const char        *relative;
-  GArray            *names;
-  guint              from;
-  guint              to;
-  GCancellable      *cancellable;
-} NodePart;
+  SmprofLocalSource  *self;
+  SmprofListing     **listings;   /* one per run */
+  int                 fd;
+  const char         *relative;
+  GArray             *names;
+  guint               n_parts;
+  GCancellable       *cancellable;
+} NodeParts;
 
-static gpointer
-list_node_part (gpointer data)
+static void
+list_node_part (guint    p,
+                gpointer data)
 {
-  NodePart *part = data;
+  NodeParts *parts = data;
 
-  list_node_entries (part->self, part->listing, part->fd, part->relative, part->names,
-                     part->from, part->to, FALSE, part->cancellable);
-  return NULL;
+  list_node_entries (parts->self, parts->listings[p], parts->fd, parts->relative, parts->names,
+                     (guint) ((guint64) parts->names->len * p / parts->n_parts),
+                     (guint) ((guint64) parts->names->len * (p + 1) / parts->n_parts),
+                     FALSE, parts->cancellable);
 }
 
 /* Below this many entries a node folder is not worth a thread. */
@@ -413,27 +415,24 @@ _smprof_local_source_list_node_folder (SmprofLocalSource *self,
     list_node_entries (self, listing, fd, relative, names, 0, names->len, names_only, cancellable);
   else
     {
-      g_autofree NodePart *parts = g_new0 (NodePart, n_parts);
-      g_autofree GThread **threads = g_new0 (GThread *, n_parts);
-
-      for (guint p = 0; p < n_parts; p++)
-        {
-          parts[p] = (NodePart) { self, p == 0 ? listing : smprof_listing_new (), fd, relative, names,
-                                  (guint) ((guint64) names->len * p / n_parts),
-                                  (guint) ((guint64) names->len * (p + 1) / n_parts), cancellable };
-          parts[p].listing->stats_only = listing->stats_only;
-          if (p > 0)
-            threads[p] = g_thread_new ("smprof-list", list_node_part, &parts[p]);
-        }
+      g_autofree SmprofListing **listings = g_new0 (SmprofListing *, n_parts);
+      NodeParts parts = { self, listings, fd, relative, names, n_parts, cancellable };
 
       /* The first run goes straight into @listing, the others after it. */
-      list_node_part (&parts[0]);
+      listings[0] = listing;
       for (guint p = 1; p < n_parts; p++)
         {
-          g_thread_join (threads[p]);
-          g_ptr_array_extend_and_steal (listing->entries, g_steal_pointer (&parts[p].listing->entries));
-          g_ptr_array_extend_and_steal (listing->problems, g_steal_pointer (&parts[p].listing->problems));
-          g_free (parts[p].listing);
+          listings[p] = smprof_listing_new ();
+          listings[p]->stats_only = listing->stats_only;
+        }
+
+      smprof_parallel_for ("smprof-list", n_parts, n_parts, list_node_part, &parts, cancellable);
+
+      for (guint p = 1; p < n_parts; p++)
+        {
+          g_ptr_array_extend_and_steal (listing->entries, g_steal_pointer (&listings[p]->entries));
+          g_ptr_array_extend_and_steal (listing->problems, g_steal_pointer (&listings[p]->problems));
+          g_free (listings[p]);
         }
     }
 
