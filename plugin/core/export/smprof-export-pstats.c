@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "smprof-export-private.h"
+#include "smprof-u64-map.h"
 
 /* marshal version 4, the subset a pstats dict needs (smdebug-format.md §1.7).
  * No back-references: they only make the file smaller, and every loader
@@ -307,54 +308,49 @@ tally_sampled (SmprofProfile *profile)
   guint n_rows = smprof_profile_get_n_functions (profile);
   guint n_nodes = smprof_call_tree_get_n_nodes (tree);
   GArray *entries = g_array_sized_new (FALSE, TRUE, sizeof (SampledEntry), n_rows);
-  g_autoptr(GHashTable) row_of_func = g_hash_table_new (NULL, NULL);
-  g_autoptr(GHashTable) caller_index = g_hash_table_new (g_int64_hash, g_int64_equal);
-  /* The hash table's keys live here: one edge per frame at most, so the array
-   * is never moved by a reallocation. */
-  g_autoptr(GArray) edge_keys = g_array_sized_new (FALSE, FALSE, sizeof (gint64), n_nodes);
+  g_auto(SmprofU64Map) row_of_func = { 0 };
+  g_auto(SmprofU64Map) caller_index = { 0 };   /* (row << 32 | caller) -> index in the row's callers */
 
   g_array_set_clear_func (entries, sampled_entry_clear);
   g_array_set_size (entries, n_rows);
+  smprof_u64_map_init (&row_of_func, n_rows);
+  smprof_u64_map_init (&caller_index, n_nodes);
   for (guint i = 0; i < n_rows; i++)
     {
       SampledEntry *entry = &g_array_index (entries, SampledEntry, i);
 
       entry->own.func = smprof_profile_get_function (profile, i)->func;
       entry->callers = g_array_new (FALSE, TRUE, sizeof (SampledTally));
-      g_hash_table_insert (row_of_func, GUINT_TO_POINTER (entry->own.func + 1), GUINT_TO_POINTER (i + 1));
+      smprof_u64_map_insert (&row_of_func, entry->own.func, i);
     }
 
   for (guint32 i = 1; i < n_nodes; i++)
     {
       const SmprofCallTreeNode *node = smprof_call_tree_get_node (tree, i);
-      guint row = GPOINTER_TO_UINT (g_hash_table_lookup (row_of_func, GUINT_TO_POINTER (node->func + 1)));
+      guint32 row = smprof_u64_map_lookup (&row_of_func, node->func);
       SampledEntry *entry;
       guint32 caller;
-      gint64 key;
-      gpointer found;
+      guint32 found;
       SampledTally *by_caller;
 
-      g_assert (row > 0);
-      entry = &g_array_index (entries, SampledEntry, row - 1);
+      g_assert (row != SMPROF_U64_MAP_NONE);
+      entry = &g_array_index (entries, SampledEntry, row);
       tally (&entry->own, runs_above (tree, i, SMPROF_CALL_TREE_NONE, node->func), node->self, node->total);
 
       if (node->parent == SMPROF_CALL_TREE_ROOT)
         continue;
 
       caller = smprof_call_tree_get_node (tree, node->parent)->func;
-      key = ((gint64) (row - 1) << 32) | caller;
-      found = g_hash_table_lookup (caller_index, &key);
-      if (found == NULL)
+      found = smprof_u64_map_lookup_or_insert (&caller_index, (guint64) row << 32 | caller, entry->callers->len);
+      if (found == SMPROF_U64_MAP_NONE)
         {
           SampledTally fresh = { caller, 0, 0, 0, 0 };
 
+          found = entry->callers->len;
           g_array_append_val (entry->callers, fresh);
-          g_array_append_val (edge_keys, key);
-          found = GUINT_TO_POINTER (entry->callers->len);
-          g_hash_table_insert (caller_index, &g_array_index (edge_keys, gint64, edge_keys->len - 1), found);
         }
 
-      by_caller = &g_array_index (entry->callers, SampledTally, GPOINTER_TO_UINT (found) - 1);
+      by_caller = &g_array_index (entry->callers, SampledTally, found);
       tally (by_caller, runs_above (tree, i, caller, node->func), node->self, node->total);
     }
 
