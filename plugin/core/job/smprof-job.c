@@ -359,12 +359,12 @@ smprof_job_load (SmprofJob     *self,
                  GError       **error)
 {
   g_autoptr(SmprofListing) listing = smprof_listing_new ();
+  /* The index reads nothing but the stats files from a folder that has one. */
+  SmprofListingOptions options = { .stats_only = TRUE };
 
   g_return_val_if_fail (SMPROF_IS_JOB (self), FALSE);
 
-  /* The index reads nothing but the stats files from a folder that has one. */
-  listing->stats_only = TRUE;
-  if (!smprof_source_list (self->source, listing, cancellable, error))
+  if (!smprof_source_list (self->source, &options, listing, cancellable, error))
     return FALSE;
 
   _smprof_job_index_listing (self, listing);

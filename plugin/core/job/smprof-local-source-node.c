@@ -227,6 +227,7 @@ read_sorted_fd (int fd)
  * Returns %FALSE, having added nothing, when the folder cannot be read. */
 static gboolean
 list_interval_folder_at (SmprofListing *listing,
+                         gboolean       stats_only,
                          int            node_fd,
                          const char    *name,
                          const char    *relative)
@@ -236,9 +237,10 @@ list_interval_folder_at (SmprofListing *listing,
   int fd;
 
   /* A stat() or two instead of reading the folder, when that is all the
-   * caller needs (see SmprofListing.stats_only). Records come from the file
-   * names, whichever profiler folder they are in, so both are looked for. */
-  if (listing->stats_only)
+   * caller needs (see SmprofListingOptions.stats_only). Records come from
+   * the file names, whichever profiler folder they are in, so both are
+   * looked for. */
+  if (stats_only)
     {
       static const char * const stats_files[] = { "python_stats", "python_stats.json" };
       struct stat st[G_N_ELEMENTS (stats_files)];
@@ -308,15 +310,16 @@ list_interval_folder_at (SmprofListing *listing,
  * @fd, listed into @listing as _smprof_local_source_list_node_folder()
  * describes. */
 static void
-list_node_entries (SmprofLocalSource *self,
-                   SmprofListing     *listing,
-                   int                fd,
-                   const char        *relative,
-                   GArray            *names,
-                   guint              from,
-                   guint              to,
-                   gboolean           names_only,
-                   GCancellable      *cancellable)
+list_node_entries (SmprofLocalSource          *self,
+                   const SmprofListingOptions *options,
+                   SmprofListing              *listing,
+                   int                         fd,
+                   const char                 *relative,
+                   GArray                     *names,
+                   guint                       from,
+                   guint                       to,
+                   gboolean                    names_only,
+                   GCancellable               *cancellable)
 {
   for (guint i = from; i < to && !g_cancellable_is_cancelled (cancellable); i++)
     {
@@ -331,7 +334,7 @@ list_node_entries (SmprofLocalSource *self,
               smprof_listing_take (listing, g_steal_pointer (&child_relative), SMPROF_LISTING_FOLDER, 0);
               continue;
             }
-          if (list_interval_folder_at (listing, fd, child->name, child_relative))
+          if (list_interval_folder_at (listing, options->stats_only, fd, child->name, child_relative))
             continue;
         }
 
@@ -347,7 +350,7 @@ list_node_entries (SmprofLocalSource *self,
         smprof_listing_add (listing, child_relative, SMPROF_LISTING_FILE, st.st_size);
       else if (names_only)
         smprof_listing_add (listing, child_relative, SMPROF_LISTING_FOLDER, 0);
-      else if (!list_interval_folder_at (listing, fd, child->name, child_relative))
+      else if (!list_interval_folder_at (listing, options->stats_only, fd, child->name, child_relative))
         list_interval_folder (self, listing, child_relative);
     }
 }
@@ -355,13 +358,14 @@ list_node_entries (SmprofLocalSource *self,
 /* A node folder listed in full, split into runs of entries. */
 typedef struct
 {
-  SmprofLocalSource  *self;
-  SmprofListing     **listings;   /* one per run */
-  int                 fd;
-  const char         *relative;
-  GArray             *names;
-  guint               n_parts;
-  GCancellable       *cancellable;
+  SmprofLocalSource          *self;
+  const SmprofListingOptions *options;
+  SmprofListing             **listings;   /* one per run */
+  int                         fd;
+  const char                 *relative;
+  GArray                     *names;
+  guint                       n_parts;
+  GCancellable               *cancellable;
 } NodeParts;
 
 static void
@@ -370,7 +374,7 @@ list_node_part (guint    p,
 {
   NodeParts *parts = data;
 
-  list_node_entries (parts->self, parts->listings[p], parts->fd, parts->relative, parts->names,
+  list_node_entries (parts->self, parts->options, parts->listings[p], parts->fd, parts->relative, parts->names,
                      (guint) ((guint64) parts->names->len * p / parts->n_parts),
                      (guint) ((guint64) parts->names->len * (p + 1) / parts->n_parts),
                      FALSE, parts->cancellable);
@@ -380,7 +384,8 @@ list_node_part (guint    p,
 #define MIN_SPLIT_ENTRIES 512
 
 /* Lists the node folder @relative: its interval folders with the files in
- * them, or, with @names_only (SmprofListing.names_only), the interval folders
+ * them (only their stats files with @options' stats_only), or, with
+ * @names_only (SmprofListingOptions.names_only), the interval folders
  * by name without looking into them, so that a job can choose the few node
  * folders it needs in full from a listing of all of them that costs one
  * getdents64() pass per node folder. Files and folders of other types are
@@ -389,12 +394,13 @@ list_node_part (guint    p,
  * folders than cores are listed in full, as for smdebug's "any" node), and
  * the runs are joined in order. */
 void
-_smprof_local_source_list_node_folder (SmprofLocalSource *self,
-                                       SmprofListing     *listing,
-                                       const char        *relative,
-                                       gboolean           names_only,
-                                       guint              n_parts,
-                                       GCancellable      *cancellable)
+_smprof_local_source_list_node_folder (SmprofLocalSource          *self,
+                                       const SmprofListingOptions *options,
+                                       SmprofListing              *listing,
+                                       const char                 *relative,
+                                       gboolean                    names_only,
+                                       guint                       n_parts,
+                                       GCancellable               *cancellable)
 {
   g_autofree char *path = g_build_filename (self->root, relative, NULL);
   g_autoptr(GArray) names = NULL;
@@ -412,19 +418,16 @@ _smprof_local_source_list_node_folder (SmprofLocalSource *self,
     }
 
   if (names_only || n_parts < 2 || names->len < MIN_SPLIT_ENTRIES)
-    list_node_entries (self, listing, fd, relative, names, 0, names->len, names_only, cancellable);
+    list_node_entries (self, options, listing, fd, relative, names, 0, names->len, names_only, cancellable);
   else
     {
       g_autofree SmprofListing **listings = g_new0 (SmprofListing *, n_parts);
-      NodeParts parts = { self, listings, fd, relative, names, n_parts, cancellable };
+      NodeParts parts = { self, options, listings, fd, relative, names, n_parts, cancellable };
 
       /* The first run goes straight into @listing, the others after it. */
       listings[0] = listing;
       for (guint p = 1; p < n_parts; p++)
-        {
-          listings[p] = smprof_listing_new ();
-          listings[p]->stats_only = listing->stats_only;
-        }
+        listings[p] = smprof_listing_new ();
 
       smprof_parallel_for ("smprof-list", n_parts, n_parts, list_node_part, &parts, cancellable);
 
