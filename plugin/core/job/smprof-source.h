@@ -1,4 +1,4 @@
-/* smprof-source.h: where a job's files come from (a local folder, later S3)
+/* smprof-source.h: where a job's files come from (a local folder, an S3 prefix)
  *
  * SPDX-FileCopyrightText: 2026 The smprof authors
  * SPDX-License-Identifier: GPL-3.0-or-later
