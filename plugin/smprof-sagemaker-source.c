@@ -8,16 +8,13 @@
 
 #include "smprof-job-page.h"
 #include "smprof-local-source.h"
+#include "smprof-s3-source.h"
 #include "smprof-sagemaker-document.h"
 #include "smprof-sagemaker-source.h"
-#ifdef SMPROF_HAVE_S3_SOURCE
-# include "smprof-s3-source.h"
-# include "smprof-ui-settings.h"
-#endif
+#include "smprof-ui-settings.h"
 
 /* Opens a job folder (the one holding framework/, or any folder below it down
- * to framework/<framework>/<profiler>) and, when the core has its S3 source,
- * an s3:// prefix. The worker thread lists the job and builds the index;
+ * to framework/<framework>/<profiler>) or an s3:// prefix. The worker thread lists the job and builds the index;
  * open_finish() and create_page() run on the main thread. Stats files are
  * read later, by the page, for what each selection needs. */
 struct _SmprofSagemakerSource
@@ -30,7 +27,6 @@ static void data_source_iface_init (SmvDataSourceInterface *iface);
 G_DEFINE_FINAL_TYPE_WITH_CODE (SmprofSagemakerSource, smprof_sagemaker_source, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (SMV_TYPE_DATA_SOURCE, data_source_iface_init))
 
-#ifdef SMPROF_HAVE_S3_SOURCE
 /* The S3 source counts every file it reads, the framework timelines read
  * before the prefetch included: the loading bar shows the prefetch's files
  * only, counted from where the source stood when it began. */
@@ -51,16 +47,13 @@ s3_report_free (gpointer data)
   g_mutex_clear (&s3_report->lock);
   g_free (s3_report);
 }
-#endif
 
 typedef struct
 {
   GFile                 *location;
   SmvProgress           *progress;
-#ifdef SMPROF_HAVE_S3_SOURCE
   SmprofS3SourceOptions  s3_options;  /* from the settings, read on the main thread */
   S3Report              *s3_report;   /* owned by the job's S3 source */
-#endif
 } OpenData;
 
 static void
@@ -88,19 +81,17 @@ smprof_sagemaker_source_get_flags (SmvDataSource *source)
 static const char * const *
 smprof_sagemaker_source_get_uri_schemes (SmvDataSource *source)
 {
-#ifdef SMPROF_HAVE_S3_SOURCE
   static const char * const schemes[] = { "s3", NULL };
 
   return schemes;
-#else
-  return NULL;
-#endif
 }
 
 static gboolean
 smprof_sagemaker_source_can_open (SmvDataSource *source,
                                   GFile         *location)
 {
+  g_autofree char *uri = NULL;
+
   if (g_file_is_native (location))
     {
       g_autofree char *path = g_file_get_path (location);
@@ -111,18 +102,11 @@ smprof_sagemaker_source_can_open (SmvDataSource *source,
       return job_source != NULL;
     }
 
-#ifdef SMPROF_HAVE_S3_SOURCE
-  {
-    g_autofree char *uri = g_file_get_uri (location);
+  uri = g_file_get_uri (location);
 
-    return smprof_s3_uri_is_s3 (uri);
-  }
-#else
-  return FALSE;
-#endif
+  return smprof_s3_uri_is_s3 (uri);
 }
 
-#ifdef SMPROF_HAVE_S3_SOURCE
 static void
 s3_progress_cb (SmprofS3Source         *source,
                 const SmprofS3Progress *progress,
@@ -215,12 +199,14 @@ prefetch_first_profiler (SmprofJob     *job,
 
   return TRUE;
 }
-#endif
 
 static SmprofSource *
 create_job_source (OpenData  *open,
                    GError   **error)
 {
+  g_autofree char *uri = NULL;
+  SmprofSource *source;
+
   if (g_file_is_native (open->location))
     {
       g_autofree char *path = g_file_get_path (open->location);
@@ -228,26 +214,18 @@ create_job_source (OpenData  *open,
       return smprof_local_source_new (path, error);
     }
 
-#ifdef SMPROF_HAVE_S3_SOURCE
-  {
-    g_autofree char *uri = g_file_get_uri (open->location);
-    SmprofSource *source = smprof_s3_source_new (uri, &open->s3_options, error);
+  uri = g_file_get_uri (open->location);
+  source = smprof_s3_source_new (uri, &open->s3_options, error);
+  if (source != NULL)
+    {
+      open->s3_report = g_new0 (S3Report, 1);
+      open->s3_report->report = g_object_ref (open->progress);
+      g_mutex_init (&open->s3_report->lock);
+      smprof_s3_source_set_progress_func (SMPROF_S3_SOURCE (source), s3_progress_cb,
+                                          open->s3_report, s3_report_free);
+    }
 
-    if (source != NULL)
-      {
-        open->s3_report = g_new0 (S3Report, 1);
-        open->s3_report->report = g_object_ref (open->progress);
-        g_mutex_init (&open->s3_report->lock);
-        smprof_s3_source_set_progress_func (SMPROF_S3_SOURCE (source), s3_progress_cb,
-                                            open->s3_report, s3_report_free);
-      }
-    return source;
-  }
-#else
-  g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-               _("This build of the SageMaker plugin opens local folders only."));
-  return NULL;
-#endif
+  return source;
 }
 
 static void
@@ -287,13 +265,11 @@ open_in_thread (GTask        *task,
       return;
     }
 
-#ifdef SMPROF_HAVE_S3_SOURCE
   if (SMPROF_IS_S3_SOURCE (job_source) && !prefetch_first_profiler (job, open->s3_report, cancellable, &error))
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
-#endif
 
   if (g_task_return_error_if_cancelled (task))
     return;
@@ -327,6 +303,7 @@ smprof_sagemaker_source_open_async (SmvDataSource       *source,
                                     gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
+  g_autoptr(GSettings) s3_settings = smprof_ui_settings_new ("s3");
   OpenData *open;
 
   task = g_task_new (source, cancellable, callback, user_data);
@@ -335,13 +312,8 @@ smprof_sagemaker_source_open_async (SmvDataSource       *source,
   open = g_new0 (OpenData, 1);
   open->location = g_object_ref (location);
   open->progress = g_object_ref (progress);
-#ifdef SMPROF_HAVE_S3_SOURCE
-  {
-    g_autoptr(GSettings) s3_settings = smprof_ui_settings_new ("s3");
-
-    smprof_ui_settings_get_s3_options (s3_settings, &open->s3_options);
-  }
-#endif
+  /* read here: GSettings belongs to the main thread */
+  smprof_ui_settings_get_s3_options (s3_settings, &open->s3_options);
   g_task_set_task_data (task, open, open_data_free);
 
   smv_progress_set_fraction (progress, 0.0);

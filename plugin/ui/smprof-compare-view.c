@@ -7,6 +7,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "smprof-compare-view.h"
+#include "smprof-core-enums.h"
 #include "smprof-timeline-compare.h"
 
 struct _SmprofCompareView
@@ -106,7 +107,7 @@ smprof_compare_view_get_property (GObject    *object,
   switch (prop_id)
     {
     case PROP_NORMALIZE:
-      g_value_set_int (value, self->normalize);
+      g_value_set_enum (value, self->normalize);
       break;
     case PROP_MIN_DELTA:
       g_value_set_double (value, self->min_delta);
@@ -127,7 +128,7 @@ smprof_compare_view_set_property (GObject      *object,
   switch (prop_id)
     {
     case PROP_NORMALIZE:
-      smprof_compare_view_set_normalize (self, g_value_get_int (value));
+      smprof_compare_view_set_normalize (self, g_value_get_enum (value));
       break;
     case PROP_MIN_DELTA:
       smprof_compare_view_set_min_delta (self, g_value_get_double (value));
@@ -155,8 +156,7 @@ smprof_compare_view_class_init (SmprofCompareViewClass *klass)
    * it and builds it again.
    */
   properties[PROP_NORMALIZE] =
-    g_param_spec_int ("normalize", NULL, NULL, SMPROF_DIFF_NORMALIZE_NONE, SMPROF_DIFF_NORMALIZE_INTERVAL,
-                      SMPROF_DIFF_NORMALIZE_NONE, flags);
+    g_param_spec_enum ("normalize", NULL, NULL, SMPROF_TYPE_DIFF_NORMALIZE, SMPROF_DIFF_NORMALIZE_NONE, flags);
 
   /**
    * SmprofCompareView:min-delta:

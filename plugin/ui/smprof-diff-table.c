@@ -6,6 +6,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "smprof-core-enums.h"
 #include "smprof-diff-export.h"
 #include "smprof-diff-item.h"
 #include "smprof-diff-table.h"
@@ -128,7 +129,7 @@ smprof_diff_table_get_property (GObject    *object,
       g_value_set_object (value, self->diff);
       break;
     case PROP_METRIC:
-      g_value_set_int (value, self->metric);
+      g_value_set_enum (value, self->metric);
       break;
     case PROP_MIN_DELTA:
       g_value_set_double (value, self->min_delta);
@@ -152,7 +153,7 @@ smprof_diff_table_set_property (GObject      *object,
       smprof_diff_table_set_diff (self, g_value_get_object (value));
       break;
     case PROP_METRIC:
-      smprof_diff_table_set_metric (self, g_value_get_int (value));
+      smprof_diff_table_set_metric (self, g_value_get_enum (value));
       break;
     case PROP_MIN_DELTA:
       smprof_diff_table_set_min_delta (self, g_value_get_double (value));
@@ -174,9 +175,8 @@ smprof_diff_table_class_init (SmprofDiffTableClass *klass)
   object_class->set_property = smprof_diff_table_set_property;
 
   properties[PROP_DIFF] = g_param_spec_object ("diff", NULL, NULL, SMPROF_TYPE_DIFF, flags);
-  /* a SmprofDiffMetric */
-  properties[PROP_METRIC] = g_param_spec_int ("metric", NULL, NULL, SMPROF_DIFF_METRIC_TOTTIME,
-                                              SMPROF_DIFF_METRIC_NCALLS, SMPROF_DIFF_METRIC_TOTTIME, flags);
+  properties[PROP_METRIC] = g_param_spec_enum ("metric", NULL, NULL, SMPROF_TYPE_DIFF_METRIC,
+                                               SMPROF_DIFF_METRIC_TOTTIME, flags);
   /* seconds: functions whose self and total time changed less are left out */
   properties[PROP_MIN_DELTA] = g_param_spec_double ("min-delta", NULL, NULL, 0, G_MAXDOUBLE, 0, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);

@@ -6,6 +6,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "smprof-export-enums.h"
 #include "smprof-flame-graph-private.h"
 #include "smprof-ui-format.h"
 
@@ -314,6 +315,18 @@ smprof_flame_graph_finalize (GObject *object)
 }
 
 static void
+set_palette (SmprofFlameGraph   *self,
+             SmprofFlamePalette  palette)
+{
+  if (palette == self->palette)
+    return;
+
+  self->palette = palette;
+  _smprof_flame_graph_invalidate_render (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COLOR_SCHEME]);
+}
+
+static void
 smprof_flame_graph_get_property (GObject    *object,
                                  guint       prop_id,
                                  GValue     *value,
@@ -340,7 +353,7 @@ smprof_flame_graph_get_property (GObject    *object,
       break;
 
     case PROP_COLOR_SCHEME:
-      g_value_set_string (value, smprof_flame_palette_to_string (self->palette));
+      g_value_set_enum (value, self->palette);
       break;
 
     case PROP_MATCHED_FRACTION:
@@ -379,7 +392,7 @@ smprof_flame_graph_set_property (GObject      *object,
       break;
 
     case PROP_COLOR_SCHEME:
-      smprof_flame_graph_set_color_scheme (self, g_value_get_string (value));
+      set_palette (self, g_value_get_enum (value));
       break;
 
     default:
@@ -469,14 +482,14 @@ smprof_flame_graph_class_init (SmprofFlameGraphClass *klass)
   /**
    * SmprofFlameGraph:color-scheme:
    *
-   * The frames' palette, by name: "default", "module" or "colorblind"
-   * (smprof_flame_palette_from_string()), each in its light or dark variant
-   * as the theme asks. The viewer's flame-graph-color-scheme setting holds
-   * the same names.
+   * The frames' palette, each in its light or dark variant as the theme
+   * asks. Its names ("default", "module", "colorblind") are the ones the
+   * viewer's flame-graph-color-scheme setting and the flame.color-scheme
+   * action hold.
    */
   properties[PROP_COLOR_SCHEME] =
-    g_param_spec_string ("color-scheme", NULL, NULL, "default",
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+    g_param_spec_enum ("color-scheme", NULL, NULL, SMPROF_TYPE_FLAME_PALETTE, SMPROF_FLAME_PALETTE_DEFAULT,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -764,10 +777,5 @@ smprof_flame_graph_set_color_scheme (SmprofFlameGraph *self,
   if (scheme != NULL && !smprof_flame_palette_from_string (scheme, &palette))
     g_debug ("Unknown flame graph colour scheme “%s”, using the default", scheme);
 
-  if (palette == self->palette)
-    return;
-
-  self->palette = palette;
-  _smprof_flame_graph_invalidate_render (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COLOR_SCHEME]);
+  set_palette (self, palette);
 }

@@ -34,7 +34,7 @@ GListModel    *smprof_function_table_get_model          (SmprofFunctionTable *se
 GListModel    *smprof_function_table_get_callers_model  (SmprofFunctionTable *self);
 GListModel    *smprof_function_table_get_callees_model  (SmprofFunctionTable *self);
 
-/* Time per step (issue 9) */
+/* Time per step: each function's step statistics as extra columns */
 void             smprof_function_table_set_step_stats        (SmprofFunctionTable *self,
                                                               SmprofStepStats     *stats);
 SmprofStepStats *smprof_function_table_get_step_stats        (SmprofFunctionTable *self);

@@ -8,6 +8,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "smprof-core-enums.h"
 #include "smprof-timeline-private.h"
 
 /* The widget's class: its properties and signals, the job and the layout it
@@ -282,7 +283,7 @@ smprof_timeline_get_property (GObject    *object,
       break;
 
     case PROP_PROFILER:
-      g_value_set_uint (value, self->profiler);
+      g_value_set_enum (value, self->profiler);
       break;
 
     case PROP_VISIBLE_NODES:
@@ -333,7 +334,7 @@ smprof_timeline_set_property (GObject      *object,
       break;
 
     case PROP_PROFILER:
-      smprof_timeline_set_profiler (self, g_value_get_uint (value));
+      smprof_timeline_set_profiler (self, g_value_get_enum (value));
       break;
 
     case PROP_VISIBLE_NODES:
@@ -406,11 +407,11 @@ smprof_timeline_class_init (SmprofTimelineClass *klass)
   /**
    * SmprofTimeline:profiler:
    *
-   * Which profiler's intervals are shown (a SmprofProfiler).
+   * Which profiler's intervals are shown.
    */
   properties[PROP_PROFILER] =
-    g_param_spec_uint ("profiler", NULL, NULL,
-                       0, SMPROF_N_PROFILERS - 1, SMPROF_PROFILER_CPROFILE,
+    g_param_spec_enum ("profiler", NULL, NULL,
+                       SMPROF_TYPE_PROFILER, SMPROF_PROFILER_CPROFILE,
                        (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   /**

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""smprof on hostile copies of real jobs (issue 7's damaged-job list).
+"""smprof on hostile copies of real jobs: the damage a training job can leave behind.
 
 test_damaged.py covers one damage per copy (truncated, garbage and empty
 python_stats, a bad folder name, a stray file, an empty folder, an unreadable

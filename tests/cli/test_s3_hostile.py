@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""smprof against a hostile S3 endpoint (issue 7's S3 faults).
+"""smprof against a hostile S3 endpoint: the faults a server or a proxy can inflict.
 
 A small ListObjectsV2/GetObject server (standard library only, 127.0.0.1,
 path-style, signatures not checked) serves a real job from

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""smprof steps / outliers (issue 9) on corpora made by make-corpus.py with planted outlier steps.
+"""smprof steps / outliers on corpora made by make-corpus.py with planted outlier steps.
 
 tests/data/corpus-outliers-*/corpus-manifest.json says which steps were made slow
 (`planted_outliers`: a slow step on every node, a straggler node at one step). Checked:

@@ -14,6 +14,7 @@
 
 #include <glib.h>
 
+#include "smprof-marshal-writer.h"
 #include "smprof-pstats-private.h"
 
 static void
@@ -190,61 +191,34 @@ test_damaged_files (void)
     }
 }
 
-/* A small marshal writer, for what real files never hold. */
+/* What real files never hold, written with the marshal writer. */
 static void
-w_byte (GByteArray *out,
-        guint8      byte)
+put_key (GByteArray *out,
+         const char *name)
 {
-  g_byte_array_append (out, &byte, 1);
+  smprof_marshal_put_tuple (out, 3);
+  smprof_marshal_put_string (out, "mod.py", strlen ("mod.py"));
+  smprof_marshal_put_int (out, 1);
+  smprof_marshal_put_string (out, name, strlen (name));
 }
 
+/* (cc, nc, tt, ct) and the head of the callers dict, or a caller's
+ * (nc, cc, tt, ct) without it. */
 static void
-w_u32 (GByteArray *out,
-       guint32     value)
+put_stat (GByteArray *out,
+          gboolean    with_callers,
+          gint64      calls,
+          gint64      more_calls,
+          double      tt,
+          double      ct)
 {
-  guint32 le = GUINT32_TO_LE (value);
-
-  g_byte_array_append (out, (const guint8 *) &le, 4);
-}
-
-static void
-w_int (GByteArray *out,
-       gint32      value)
-{
-  w_byte (out, 'i');
-  w_u32 (out, (guint32) value);
-}
-
-static void
-w_float (GByteArray *out,
-         double      value)
-{
-  guint64 bits;
-
-  memcpy (&bits, &value, sizeof bits);
-  bits = GUINT64_TO_LE (bits);
-  w_byte (out, 'g');
-  g_byte_array_append (out, (const guint8 *) &bits, 8);
-}
-
-static void
-w_string (GByteArray *out,
-          const char *text)
-{
-  w_byte (out, 'z');
-  w_byte (out, strlen (text));
-  g_byte_array_append (out, (const guint8 *) text, strlen (text));
-}
-
-static void
-w_key (GByteArray *out,
-       const char *name)
-{
-  w_byte (out, ')');
-  w_byte (out, 3);
-  w_string (out, "mod.py");
-  w_int (out, 1);
-  w_string (out, name);
+  smprof_marshal_put_tuple (out, with_callers ? 5 : 4);
+  smprof_marshal_put_int (out, calls);
+  smprof_marshal_put_int (out, more_calls);
+  smprof_marshal_put_float (out, tt);
+  smprof_marshal_put_float (out, ct);
+  if (with_callers)
+    smprof_marshal_put_dict (out);
 }
 
 /* {a: (1, 2, .5, 1., {b: (2, 1, .25, .5), b: (3, 1, .125, .75), c: 4}),
@@ -254,38 +228,33 @@ repeated_keys_file (void)
 {
   GByteArray *out = g_byte_array_new ();
 
-  w_byte (out, '{');
+  smprof_marshal_put_dict (out);
 
-  w_key (out, "a");
-  w_byte (out, ')'); w_byte (out, 5);
-  w_int (out, 1); w_int (out, 2); w_float (out, .5); w_float (out, 1.);
-  w_byte (out, '{');
-  w_key (out, "b"); w_byte (out, ')'); w_byte (out, 4);
-  w_int (out, 2); w_int (out, 1); w_float (out, .25); w_float (out, .5);
-  w_key (out, "b"); w_byte (out, ')'); w_byte (out, 4);
-  w_int (out, 3); w_int (out, 1); w_float (out, .125); w_float (out, .75);
-  w_key (out, "c"); w_int (out, 4);
-  w_byte (out, '0');
+  put_key (out, "a");
+  put_stat (out, TRUE, 1, 2, .5, 1.);
+  put_key (out, "b");
+  put_stat (out, FALSE, 2, 1, .25, .5);
+  put_key (out, "b");
+  put_stat (out, FALSE, 3, 1, .125, .75);
+  put_key (out, "c");
+  smprof_marshal_put_int (out, 4);
+  smprof_marshal_put_dict_end (out);
 
-  w_key (out, "b");
-  w_byte (out, ')'); w_byte (out, 5);
-  w_int (out, 7); w_int (out, 7); w_float (out, .7); w_float (out, .7);
-  w_byte (out, '{'); w_byte (out, '0');
+  put_key (out, "b");
+  put_stat (out, TRUE, 7, 7, .7, .7);
+  smprof_marshal_put_dict_end (out);
 
-  w_key (out, "a");
-  w_byte (out, ')'); w_byte (out, 5);
-  w_int (out, 5); w_int (out, 6); w_float (out, .3); w_float (out, .6);
-  w_byte (out, '{');
-  w_key (out, "c"); w_byte (out, ')'); w_byte (out, 4);
-  w_int (out, 1); w_int (out, 1); w_float (out, .1); w_float (out, .2);
-  w_byte (out, '0');
+  put_key (out, "a");
+  put_stat (out, TRUE, 5, 6, .3, .6);
+  put_key (out, "c");
+  put_stat (out, FALSE, 1, 1, .1, .2);
+  smprof_marshal_put_dict_end (out);
 
-  w_key (out, "c");
-  w_byte (out, ')'); w_byte (out, 5);
-  w_int (out, 1); w_int (out, 1); w_float (out, 0); w_float (out, 0);
-  w_byte (out, '{'); w_byte (out, '0');
+  put_key (out, "c");
+  put_stat (out, TRUE, 1, 1, 0, 0);
+  smprof_marshal_put_dict_end (out);
 
-  w_byte (out, '0');
+  smprof_marshal_put_dict_end (out);
 
   return g_byte_array_free_to_bytes (out);
 }

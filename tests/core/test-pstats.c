@@ -13,6 +13,7 @@
 
 #include "pstats-test-util.h"
 #include "smprof-function-keys.h"
+#include "smprof-marshal-writer.h"
 #include "smprof-marshal.h"
 #include "smprof-pstats.h"
 #include "smprof-types.h"
@@ -26,62 +27,15 @@ bytes_from (const GByteArray *array)
 }
 
 static void
-put_u8 (GByteArray *out,
-        guint8      value)
-{
-  g_byte_array_append (out, &value, 1);
-}
-
-static void
-put_u32 (GByteArray *out,
-         guint32     value)
-{
-  guint32 le = GUINT32_TO_LE (value);
-
-  g_byte_array_append (out, (const guint8 *) &le, 4);
-}
-
-static void
-put_int (GByteArray *out,
-         gint32      value)
-{
-  put_u8 (out, 'i');
-  put_u32 (out, (guint32) value);
-}
-
-static void
-put_float (GByteArray *out,
-           double      value)
-{
-  guint64 bits;
-
-  memcpy (&bits, &value, sizeof bits);
-  bits = GUINT64_TO_LE (bits);
-  put_u8 (out, 'g');
-  g_byte_array_append (out, (const guint8 *) &bits, 8);
-}
-
-static void
-put_string (GByteArray *out,
-            const char *text,
-            gsize       length)
-{
-  put_u8 (out, 'z');
-  put_u8 (out, (guint8) length);
-  g_byte_array_append (out, (const guint8 *) text, length);
-}
-
-static void
 put_key (GByteArray *out,
          const char *file,
          gint32      line,
          const char *name)
 {
-  put_u8 (out, ')');
-  put_u8 (out, 3);
-  put_string (out, file, strlen (file));
-  put_int (out, line);
-  put_string (out, name, strlen (name));
+  smprof_marshal_put_tuple (out, 3);
+  smprof_marshal_put_string (out, file, strlen (file));
+  smprof_marshal_put_int (out, line);
+  smprof_marshal_put_string (out, name, strlen (name));
 }
 
 /* A function stat up to its callers dict, which the caller writes. */
@@ -92,12 +46,11 @@ put_stat_head (GByteArray *out,
                double      tt,
                double      ct)
 {
-  put_u8 (out, ')');
-  put_u8 (out, 5);
-  put_int (out, cc);
-  put_int (out, nc);
-  put_float (out, tt);
-  put_float (out, ct);
+  smprof_marshal_put_tuple (out, 5);
+  smprof_marshal_put_int (out, cc);
+  smprof_marshal_put_int (out, nc);
+  smprof_marshal_put_float (out, tt);
+  smprof_marshal_put_float (out, ct);
 }
 
 static void
@@ -107,12 +60,11 @@ put_caller (GByteArray *out,
             double      tt,
             double      ct)
 {
-  put_u8 (out, ')');
-  put_u8 (out, 4);
-  put_int (out, nc);
-  put_int (out, cc);
-  put_float (out, tt);
-  put_float (out, ct);
+  smprof_marshal_put_tuple (out, 4);
+  smprof_marshal_put_int (out, nc);
+  smprof_marshal_put_int (out, cc);
+  smprof_marshal_put_float (out, tt);
+  smprof_marshal_put_float (out, ct);
 }
 
 /* Parses @array as pstats, expecting an error with @code whose message holds @part. */
@@ -143,40 +95,26 @@ test_marshal_values (void)
   g_autoptr(SmprofMarshal) doc = NULL;
   const SmprofMarshalValue *root;
   const SmprofMarshalValue *v;
-  const guint8 long_max[] = {
-    'l', 5, 0, 0, 0, 0xff, 0x7f, 0xff, 0x7f, 0xff, 0x7f, 0xff, 0x7f, 7, 0
-  };
-  const guint8 long_min[] = { 'l', 0xfb, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0, 0, 0, 0, 8, 0 };
-  const guint8 long_neg[] = { 'l', 0xfd, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0, 4 };
 
   /* (inner, None, 'x', r2, r1, 2^40, -2^40, MAX, MIN, 1.5, 2.5, True, u"é")
    * Only flagged objects take slots, in pre-order: slot 0 is the flagged
    * inner tuple, taken before its item 7 (slot 1). The flagged None takes
    * none, as in CPython, so 'x' is slot 2. */
-  put_u8 (in, ')');
-  put_u8 (in, 13);
-  put_u8 (in, ')' | 0x80);
-  put_u8 (in, 1);
-  put_u8 (in, 'i' | 0x80);
-  put_u32 (in, 7);
-  put_u8 (in, 'N' | 0x80);
-  put_u8 (in, 'z' | 0x80);
-  put_u8 (in, 1);
-  put_u8 (in, 'x');
-  put_u8 (in, 'r');
-  put_u32 (in, 2);
-  put_u8 (in, 'r');
-  put_u32 (in, 1);
-  g_byte_array_append (in, (const guint8 *) "l\x03\x00\x00\x00\x00\x00\x00\x00\x00\x04", 11);
-  g_byte_array_append (in, long_neg, sizeof long_neg);
-  g_byte_array_append (in, long_max, sizeof long_max);
-  g_byte_array_append (in, long_min, sizeof long_min);
-  put_float (in, 1.5);
-  g_byte_array_append (in, (const guint8 *) "f\x03" "2.5", 5);
-  put_u8 (in, 'T');
-  put_u8 (in, 'u');
-  put_u32 (in, 2);
-  g_byte_array_append (in, (const guint8 *) "\xc3\xa9", 2);
+  smprof_marshal_put_tuple (in, 13);
+  smprof_marshal_flag_ref (in, smprof_marshal_put_tuple (in, 1));
+  smprof_marshal_flag_ref (in, smprof_marshal_put_int (in, 7));
+  smprof_marshal_flag_ref (in, smprof_marshal_put_none (in));
+  smprof_marshal_flag_ref (in, smprof_marshal_put_string (in, "x", 1));
+  smprof_marshal_put_ref (in, 2);
+  smprof_marshal_put_ref (in, 1);
+  smprof_marshal_put_long (in, G_GINT64_CONSTANT (1) << 40);
+  smprof_marshal_put_long (in, -(G_GINT64_CONSTANT (1) << 40));
+  smprof_marshal_put_long (in, G_MAXINT64);
+  smprof_marshal_put_long (in, G_MININT64);
+  smprof_marshal_put_float (in, 1.5);
+  smprof_marshal_put_float_text (in, "2.5");
+  smprof_marshal_put_bool (in, TRUE);
+  smprof_marshal_put_string (in, "\xc3\xa9", 2);
 
   bytes = bytes_from (in);
   doc = smprof_marshal_parse (bytes, &error);
@@ -286,15 +224,15 @@ test_marshal_hostile (void)
 
   /* 100,000 nested one-item tuples, then None. */
   for (guint i = 0; i < 100000; i++)
-    g_byte_array_append (deep, (const guint8 *) ")\x01", 2);
-  put_u8 (deep, 'N');
+    smprof_marshal_put_tuple (deep, 1);
+  smprof_marshal_put_none (deep);
   assert_marshal_fails (deep->data, deep->len, SMPROF_FORMAT_ERROR_CORRUPT,
                         "byte 128: containers nested deeper than 64 levels");
 
   /* The same depth of dicts. */
   g_byte_array_set_size (deep, 0);
   for (guint i = 0; i < 100000; i++)
-    put_u8 (deep, '{' | 0x80);
+    smprof_marshal_flag_ref (deep, smprof_marshal_put_dict (deep));
   assert_marshal_fails (deep->data, deep->len, SMPROF_FORMAT_ERROR_CORRUPT, "nested deeper");
 }
 
@@ -304,10 +242,15 @@ static void
 test_pstats_empty (void)
 {
   g_autoptr(SmprofFunctionKeys) table = smprof_function_keys_new ();
-  g_autoptr(GBytes) bytes = g_bytes_new ("{0", 2);
+  g_autoptr(GByteArray) in = g_byte_array_new ();
+  g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(SmprofPstats) stats = smprof_pstats_parse (bytes, table, &error);
+  g_autoptr(SmprofPstats) stats = NULL;
 
+  smprof_marshal_put_dict (in);
+  smprof_marshal_put_dict_end (in);
+  bytes = bytes_from (in);
+  stats = smprof_pstats_parse (bytes, table, &error);
   g_assert_no_error (error);
   g_assert_nonnull (stats);
   g_assert_cmpuint (stats->n_funcs, ==, 0);
@@ -335,48 +278,43 @@ test_pstats_handcrafted (void)
    *   bad-utf8: (1, 1, 0, 5, {}) }
    * The key a is flagged so that later uses are references; the last entry
    * has int times. */
-  put_u8 (in, '{' | 0x80);                          /* slot 0 */
-  put_u8 (in, ')' | 0x80);                          /* slot 1: key a */
-  put_u8 (in, 3);
-  put_string (in, "a.py", 4);
-  put_int (in, 10);
-  put_string (in, "a", 1);
+  smprof_marshal_flag_ref (in, smprof_marshal_put_dict (in));     /* slot 0 */
+  smprof_marshal_flag_ref (in, smprof_marshal_put_tuple (in, 3)); /* slot 1: key a */
+  smprof_marshal_put_string (in, "a.py", 4);
+  smprof_marshal_put_int (in, 10);
+  smprof_marshal_put_string (in, "a", 1);
   put_stat_head (in, 1, 3, 0.1, 0.5);
-  put_u8 (in, '{');
-  put_u8 (in, 'r');
-  put_u32 (in, 1);
+  smprof_marshal_put_dict (in);
+  smprof_marshal_put_ref (in, 1);
   put_caller (in, 2, 0, 0.05, 0.05);
   put_key (in, "b.py", 20, "b");
-  put_int (in, 7);                                  /* legacy caller value */
-  put_u8 (in, '0');
+  smprof_marshal_put_int (in, 7);                                 /* legacy caller value */
+  smprof_marshal_put_dict_end (in);
   put_key (in, "b.py", 20, "b");
   put_stat_head (in, 2, 2, 0.2, 0.4);
-  put_u8 (in, '{');
-  put_u8 (in, '0');
+  smprof_marshal_put_dict (in);
+  smprof_marshal_put_dict_end (in);
   put_key (in, "~", 0, "<built-in method c>");
   put_stat_head (in, 1, 1, 0.3, 7.0);
-  put_u8 (in, '{');
-  put_u8 (in, 'r');
-  put_u32 (in, 1);
+  smprof_marshal_put_dict (in);
+  smprof_marshal_put_ref (in, 1);
   put_caller (in, 1, 1, 0.3, 0.3);
-  put_u8 (in, '0');
-  /* A file name with a stray byte and a name with a NUL, as a hostile or
-   * surrogate-carrying file could hold them. */
-  put_u8 (in, ')');
-  put_u8 (in, 3);
-  put_string (in, "x\xff.py", 5);
-  put_u8 (in, 'l');                                 /* line 2^30 as a long */
-  g_byte_array_append (in, (const guint8 *) "\x03\x00\x00\x00\x00\x00\x00\x00\x01\x00", 10);
-  put_string (in, "n\0m", 3);
-  put_u8 (in, ')');
-  put_u8 (in, 5);
-  put_int (in, 1);
-  put_int (in, 1);
-  put_int (in, 0);
-  put_int (in, 5);
-  put_u8 (in, '{');
-  put_u8 (in, '0');
-  put_u8 (in, '0');
+  smprof_marshal_put_dict_end (in);
+  /* A file name with a stray byte (in a short ASCII string, where no writer
+   * puts one) and a name with a NUL, as a hostile or surrogate-carrying file
+   * could hold them. */
+  smprof_marshal_put_tuple (in, 3);
+  g_byte_array_append (in, (const guint8 *) "z\x05" "x\xff.py", 7);
+  smprof_marshal_put_long (in, 1 << 30);                          /* line 2^30 as a long */
+  smprof_marshal_put_string (in, "n\0m", 3);
+  smprof_marshal_put_tuple (in, 5);
+  smprof_marshal_put_int (in, 1);
+  smprof_marshal_put_int (in, 1);
+  smprof_marshal_put_int (in, 0);
+  smprof_marshal_put_int (in, 5);
+  smprof_marshal_put_dict (in);
+  smprof_marshal_put_dict_end (in);
+  smprof_marshal_put_dict_end (in);
 
   bytes = bytes_from (in);
   stats = smprof_pstats_parse (bytes, table, &error);
@@ -445,30 +383,30 @@ test_pstats_repeated_keys (void)
   g_autoptr(SmprofPstats) stats = NULL;
   guint32 a, b;
 
-  put_u8 (in, '{');
+  smprof_marshal_put_dict (in);
   put_key (in, "a.py", 1, "a");
   put_stat_head (in, 1, 1, 1.0, 1.0);
-  put_u8 (in, '{');
+  smprof_marshal_put_dict (in);
   put_key (in, "b.py", 2, "b");
   put_caller (in, 1, 1, 1.0, 1.0);
-  put_u8 (in, '0');
+  smprof_marshal_put_dict_end (in);
   put_key (in, "b.py", 2, "b");
   put_stat_head (in, 2, 2, 2.0, 2.0);
-  put_u8 (in, '{');
+  smprof_marshal_put_dict (in);
   put_key (in, "a.py", 1, "a");
   put_caller (in, 5, 5, 5.0, 5.0);
   put_key (in, "a.py", 1, "a");                     /* repeated caller */
   put_caller (in, 6, 6, 6.0, 6.0);
-  put_u8 (in, '0');
+  smprof_marshal_put_dict_end (in);
   put_key (in, "a.py", 1, "a");                     /* repeated function */
   put_stat_head (in, 3, 4, 3.0, 3.0);
-  put_u8 (in, '{');
+  smprof_marshal_put_dict (in);
   put_key (in, "a.py", 1, "a");
   put_caller (in, 3, 3, 3.0, 3.0);
   put_key (in, "b.py", 2, "b");
   put_caller (in, 4, 4, 4.0, 4.0);
-  put_u8 (in, '0');
-  put_u8 (in, '0');
+  smprof_marshal_put_dict_end (in);
+  smprof_marshal_put_dict_end (in);
 
   bytes = bytes_from (in);
   stats = smprof_pstats_parse (bytes, table, &error);
@@ -497,120 +435,126 @@ test_pstats_wrong_types (void)
 {
   g_autoptr(GByteArray) in = g_byte_array_new ();
 
-  put_u8 (in, 'N');
+  smprof_marshal_put_none (in);
   assert_pstats_fails (in, SMPROF_FORMAT_ERROR_CORRUPT,
                        "byte 0: a pstats file must hold a dict, found None");
 
   /* A key that is an int. */
   g_byte_array_set_size (in, 0);
-  put_u8 (in, '{');
-  put_int (in, 1);
+  smprof_marshal_put_dict (in);
+  smprof_marshal_put_int (in, 1);
   put_stat_head (in, 1, 1, 0, 0);
-  g_byte_array_append (in, (const guint8 *) "{00", 3);
+  smprof_marshal_put_dict (in);
+  smprof_marshal_put_dict_end (in);
+  smprof_marshal_put_dict_end (in);
   assert_pstats_fails (in, SMPROF_FORMAT_ERROR_CORRUPT,
                        "byte 1: a function key must be a (file, line, name) 3-tuple, found an int");
 
   /* A key whose line is a string. */
   g_byte_array_set_size (in, 0);
-  put_u8 (in, '{');
-  put_u8 (in, ')');
-  put_u8 (in, 3);
-  put_string (in, "f", 1);
-  put_string (in, "1", 1);
-  put_string (in, "n", 1);
+  smprof_marshal_put_dict (in);
+  smprof_marshal_put_tuple (in, 3);
+  smprof_marshal_put_string (in, "f", 1);
+  smprof_marshal_put_string (in, "1", 1);
+  smprof_marshal_put_string (in, "n", 1);
   put_stat_head (in, 1, 1, 0, 0);
-  g_byte_array_append (in, (const guint8 *) "{00", 3);
+  smprof_marshal_put_dict (in);
+  smprof_marshal_put_dict_end (in);
+  smprof_marshal_put_dict_end (in);
   assert_pstats_fails (in, SMPROF_FORMAT_ERROR_CORRUPT,
                        "byte 6: a function key's line must be an int, found a string");
 
   /* A stat 3-tuple: the key at byte 1 is 2 + 3 + 5 + 3 = 13 bytes long. */
   g_byte_array_set_size (in, 0);
-  put_u8 (in, '{');
+  smprof_marshal_put_dict (in);
   put_key (in, "f", 1, "n");
-  put_u8 (in, ')');
-  put_u8 (in, 3);
-  put_int (in, 1);
-  put_int (in, 1);
-  put_float (in, 0.5);
-  put_u8 (in, '0');
+  smprof_marshal_put_tuple (in, 3);
+  smprof_marshal_put_int (in, 1);
+  smprof_marshal_put_int (in, 1);
+  smprof_marshal_put_float (in, 0.5);
+  smprof_marshal_put_dict_end (in);
   assert_pstats_fails (in, SMPROF_FORMAT_ERROR_CORRUPT,
                        "byte 14: a function stat must be a 5-tuple, found a 3-tuple");
 
   /* A time that is a string. */
   g_byte_array_set_size (in, 0);
-  put_u8 (in, '{');
+  smprof_marshal_put_dict (in);
   put_key (in, "f", 1, "n");
-  put_u8 (in, ')');
-  put_u8 (in, 5);
-  put_int (in, 1);
-  put_int (in, 1);
-  put_string (in, "x", 1);
-  put_float (in, 0.5);
-  g_byte_array_append (in, (const guint8 *) "{00", 3);
+  smprof_marshal_put_tuple (in, 5);
+  smprof_marshal_put_int (in, 1);
+  smprof_marshal_put_int (in, 1);
+  smprof_marshal_put_string (in, "x", 1);
+  smprof_marshal_put_float (in, 0.5);
+  smprof_marshal_put_dict (in);
+  smprof_marshal_put_dict_end (in);
+  smprof_marshal_put_dict_end (in);
   assert_pstats_fails (in, SMPROF_FORMAT_ERROR_CORRUPT,
                        "byte 26: a function's self time must be a number, found a string");
 
   /* Callers that are a tuple. */
   g_byte_array_set_size (in, 0);
-  put_u8 (in, '{');
+  smprof_marshal_put_dict (in);
   put_key (in, "f", 1, "n");
   put_stat_head (in, 1, 1, 0, 0);
-  g_byte_array_append (in, (const guint8 *) ")\x00" "0", 3);
+  smprof_marshal_put_tuple (in, 0);
+  smprof_marshal_put_dict_end (in);
   assert_pstats_fails (in, SMPROF_FORMAT_ERROR_CORRUPT,
                        "a function's callers must be a dict, found a 0-tuple");
 
   /* A caller value that is a float. */
   g_byte_array_set_size (in, 0);
-  put_u8 (in, '{');
+  smprof_marshal_put_dict (in);
   put_key (in, "f", 1, "n");
   put_stat_head (in, 1, 1, 0, 0);
-  put_u8 (in, '{');
+  smprof_marshal_put_dict (in);
   put_key (in, "f", 1, "n");
-  put_float (in, 1.0);
-  g_byte_array_append (in, (const guint8 *) "00", 2);
+  smprof_marshal_put_float (in, 1.0);
+  smprof_marshal_put_dict_end (in);
+  smprof_marshal_put_dict_end (in);
   assert_pstats_fails (in, SMPROF_FORMAT_ERROR_CORRUPT,
                        "a caller stat must be a 4-tuple or an int, found a float");
 
   /* A caller 4-tuple with a float count. */
   g_byte_array_set_size (in, 0);
-  put_u8 (in, '{');
+  smprof_marshal_put_dict (in);
   put_key (in, "f", 1, "n");
   put_stat_head (in, 1, 1, 0, 0);
-  put_u8 (in, '{');
+  smprof_marshal_put_dict (in);
   put_key (in, "f", 1, "n");
-  put_u8 (in, ')');
-  put_u8 (in, 4);
-  put_float (in, 1.0);
-  put_int (in, 1);
-  put_float (in, 0.0);
-  put_float (in, 0.0);
-  g_byte_array_append (in, (const guint8 *) "00", 2);
+  smprof_marshal_put_tuple (in, 4);
+  smprof_marshal_put_float (in, 1.0);
+  smprof_marshal_put_int (in, 1);
+  smprof_marshal_put_float (in, 0.0);
+  smprof_marshal_put_float (in, 0.0);
+  smprof_marshal_put_dict_end (in);
+  smprof_marshal_put_dict_end (in);
   assert_pstats_fails (in, SMPROF_FORMAT_ERROR_CORRUPT,
                        "a caller's call count must be an int, found a float");
 
   /* A key that is a reference to a file name already read, and checked. */
   g_byte_array_set_size (in, 0);
-  put_u8 (in, '{');
-  put_u8 (in, ')');
-  put_u8 (in, 3);
-  put_u8 (in, 'z' | 0x80);
-  put_u8 (in, 1);
-  put_u8 (in, 'f');
-  put_int (in, 1);
-  put_string (in, "n", 1);
+  smprof_marshal_put_dict (in);
+  smprof_marshal_put_tuple (in, 3);
+  smprof_marshal_flag_ref (in, smprof_marshal_put_string (in, "f", 1));
+  smprof_marshal_put_int (in, 1);
+  smprof_marshal_put_string (in, "n", 1);
   put_stat_head (in, 1, 1, 0, 0);
-  g_byte_array_append (in, (const guint8 *) "{0", 2);
-  put_u8 (in, 'r');
-  put_u32 (in, 0);
+  smprof_marshal_put_dict (in);
+  smprof_marshal_put_dict_end (in);
+  smprof_marshal_put_ref (in, 0);
   put_stat_head (in, 1, 1, 0, 0);
-  g_byte_array_append (in, (const guint8 *) "{00", 3);
+  smprof_marshal_put_dict (in);
+  smprof_marshal_put_dict_end (in);
+  smprof_marshal_put_dict_end (in);
   assert_pstats_fails (in, SMPROF_FORMAT_ERROR_CORRUPT,
                        "byte 3: a function key must be a (file, line, name) 3-tuple, "
                        "found a string");
 
   /* Trailing garbage after a valid dict. */
   g_byte_array_set_size (in, 0);
-  g_byte_array_append (in, (const guint8 *) "{0\x00", 3);
+  smprof_marshal_put_dict (in);
+  smprof_marshal_put_dict_end (in);
+  g_byte_array_append (in, (const guint8 *) "\x00", 1);
   assert_pstats_fails (in, SMPROF_FORMAT_ERROR_CORRUPT,
                        "byte 2: 1 bytes after the end of the data");
 }

@@ -80,10 +80,11 @@ fuzz_source_dup_file_location (SmprofSource *source,
 }
 
 static gboolean
-fuzz_source_list (SmprofSource   *source,
-                  SmprofListing  *listing,
-                  GCancellable   *cancellable,
-                  GError        **error)
+fuzz_source_list (SmprofSource                *source,
+                  const SmprofListingOptions  *options,
+                  SmprofListing               *listing,
+                  GCancellable                *cancellable,
+                  GError                     **error)
 {
   FuzzSource *self = FUZZ_SOURCE (source);
 

@@ -27,7 +27,7 @@ new_empty_registry (void)
   return smv_source_registry_new (dirs);
 }
 
-/* The schema the viewer installs, with every key the issue asks for. */
+/* The schema the viewer installs, with every key the viewer and the plugin read. */
 static void
 test_schema (void)
 {

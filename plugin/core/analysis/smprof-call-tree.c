@@ -7,83 +7,18 @@
 #include "config.h"
 
 #include "smprof-call-tree.h"
-
-/* (parent << 32 | func) -> child node + 1, 0 for an empty bucket. An
- * estimated tree can reach hundreds of thousands of nodes and is rebuilt for
- * every range the timeline selects, so this is open addressing with no
- * allocation per node. */
-typedef struct
-{
-  guint64 *keys;
-  guint32 *values;
-  guint    mask;
-  guint    n_keys;
-} ChildMap;
+#include "smprof-u64-map.h"
 
 struct _SmprofCallTree
 {
   SmprofFunctionKeys *table;
   GArray             *nodes;       /* SmprofCallTreeNode */
   GArray             *last_child;  /* guint32 per node, for appending children in O(1) */
-  ChildMap            children;
+  /* (parent << 32 | func) -> child node. An estimated tree can reach
+   * hundreds of thousands of nodes and is rebuilt for every range the
+   * timeline selects: no allocation per node. */
+  SmprofU64Map        children;
 };
-
-static inline guint
-child_hash (guint64 key)
-{
-  key ^= key >> 33;
-  key *= G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
-  key ^= key >> 33;
-  return (guint) key;
-}
-
-static void
-child_map_init (ChildMap *map,
-                guint     n_buckets)
-{
-  map->keys = g_new (guint64, n_buckets);
-  map->values = g_new0 (guint32, n_buckets);
-  map->mask = n_buckets - 1;
-  map->n_keys = 0;
-}
-
-static void
-child_map_clear (ChildMap *map)
-{
-  g_clear_pointer (&map->keys, g_free);
-  g_clear_pointer (&map->values, g_free);
-}
-
-static inline guint
-child_map_bucket (const ChildMap *map,
-                  guint64         key)
-{
-  guint i = child_hash (key) & map->mask;
-
-  while (map->values[i] != 0 && map->keys[i] != key)
-    i = (i + 1) & map->mask;
-
-  return i;
-}
-
-static void
-child_map_grow (ChildMap *map)
-{
-  ChildMap bigger;
-
-  child_map_init (&bigger, (map->mask + 1) * 2);
-  for (guint b = 0; b <= map->mask; b++)
-    if (map->values[b] != 0)
-      {
-        guint j = child_map_bucket (&bigger, map->keys[b]);
-
-        bigger.keys[j] = map->keys[b];
-        bigger.values[j] = map->values[b];
-      }
-  bigger.n_keys = map->n_keys;
-  child_map_clear (map);
-  *map = bigger;
-}
 
 SmprofCallTree *
 smprof_call_tree_new (SmprofFunctionKeys *table)
@@ -97,7 +32,7 @@ smprof_call_tree_new (SmprofFunctionKeys *table)
   self->table = table;
   self->nodes = g_array_new (FALSE, FALSE, sizeof (SmprofCallTreeNode));
   self->last_child = g_array_new (FALSE, FALSE, sizeof (guint32));
-  child_map_init (&self->children, 64);
+  smprof_u64_map_init (&self->children, 32);
   g_array_append_val (self->nodes, root);
   g_array_append_val (self->last_child, none);
 
@@ -112,7 +47,7 @@ smprof_call_tree_free (SmprofCallTree *self)
 
   g_array_unref (self->nodes);
   g_array_unref (self->last_child);
-  child_map_clear (&self->children);
+  smprof_u64_map_clear (&self->children);
   g_free (self);
 }
 
@@ -123,27 +58,18 @@ smprof_call_tree_ensure_child (SmprofCallTree *self,
                                guint32         func)
 {
   guint64 key = ((guint64) parent << 32) | func;
-  guint bucket = child_map_bucket (&self->children, key);
   SmprofCallTreeNode node = { func, parent, SMPROF_CALL_TREE_NONE, SMPROF_CALL_TREE_NONE, 0, 0 };
   guint32 none = SMPROF_CALL_TREE_NONE;
-  guint32 index;
+  guint32 index = self->nodes->len;
+  guint32 found;
   guint32 *last;
 
-  if (self->children.values[bucket] != 0)
-    return self->children.values[bucket] - 1;
+  found = smprof_u64_map_lookup_or_insert (&self->children, key, index);
+  if (found != SMPROF_U64_MAP_NONE)
+    return found;
 
-  index = self->nodes->len;
   g_array_append_val (self->nodes, node);
   g_array_append_val (self->last_child, none);
-
-  if ((self->children.n_keys + 1) * 2 > self->children.mask + 1)
-    {
-      child_map_grow (&self->children);
-      bucket = child_map_bucket (&self->children, key);
-    }
-  self->children.keys[bucket] = key;
-  self->children.values[bucket] = index + 1;
-  self->children.n_keys++;
 
   last = &g_array_index (self->last_child, guint32, parent);
   if (*last == SMPROF_CALL_TREE_NONE)

@@ -9,24 +9,17 @@
 #include <string.h>
 
 #include "smprof-cprofile-profile-private.h"
-
-/* (entry << 32 | caller func) -> the caller's slot in the entry's callers + 1.
- * A whole job's add() looks up every caller edge of every interval, millions
- * of them, so this is open addressing without an allocation per key. */
-typedef struct
-{
-  guint64 *keys;
-  guint32 *values;   /* 0 for an empty bucket */
-  guint    mask;
-  guint    n_keys;
-} SlotMap;
+#include "smprof-u64-map.h"
 
 struct _SmprofCprofileProfile
 {
   SmprofFunctionKeys *table;
   GArray             *entries;       /* SmprofProfileEntry, in merged dict order */
   GArray             *entry_of_func; /* func id -> entry index + 1, 0 when absent */
-  SlotMap             caller_slots;
+  /* (entry << 32 | caller func) -> the caller's slot in the entry's callers.
+   * A whole job's add() looks up every caller edge of every interval,
+   * millions of them: no allocation per key. */
+  SmprofU64Map        caller_slots;
   gint64              total_calls;
   gint64              prim_calls;
   double              total_tt;
@@ -40,76 +33,6 @@ clear_entry (gpointer data)
   g_clear_pointer (&entry->callers, g_array_unref);
 }
 
-static inline guint
-slot_hash (guint64 key)
-{
-  key ^= key >> 29;
-  key *= G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
-  key ^= key >> 32;
-  return (guint) key;
-}
-
-static void
-slot_map_init (SlotMap *map,
-               guint    n_buckets)
-{
-  map->keys = g_new (guint64, n_buckets);
-  map->values = g_new0 (guint32, n_buckets);
-  map->mask = n_buckets - 1;
-  map->n_keys = 0;
-}
-
-static void
-slot_map_clear (SlotMap *map)
-{
-  g_clear_pointer (&map->keys, g_free);
-  g_clear_pointer (&map->values, g_free);
-}
-
-/* Returns the value's bucket: a stored key's, or the empty one to fill. */
-static inline guint
-slot_map_bucket (const SlotMap *map,
-                 guint64        key)
-{
-  guint i = slot_hash (key) & map->mask;
-
-  while (map->values[i] != 0 && map->keys[i] != key)
-    i = (i + 1) & map->mask;
-
-  return i;
-}
-
-static void
-slot_map_insert (SlotMap *map,
-                 guint64  key,
-                 guint32  value)
-{
-  guint i;
-
-  if ((map->n_keys + 1) * 2 > map->mask + 1)
-    {
-      SlotMap bigger;
-
-      slot_map_init (&bigger, (map->mask + 1) * 2);
-      for (guint b = 0; b <= map->mask; b++)
-        if (map->values[b] != 0)
-          {
-            guint j = slot_map_bucket (&bigger, map->keys[b]);
-
-            bigger.keys[j] = map->keys[b];
-            bigger.values[j] = map->values[b];
-          }
-      bigger.n_keys = map->n_keys;
-      slot_map_clear (map);
-      *map = bigger;
-    }
-
-  i = slot_map_bucket (map, key);
-  map->keys[i] = key;
-  map->values[i] = value;
-  map->n_keys++;
-}
-
 SmprofCprofileProfile *
 smprof_cprofile_profile_new (SmprofFunctionKeys *table)
 {
@@ -119,7 +42,7 @@ smprof_cprofile_profile_new (SmprofFunctionKeys *table)
   self->entries = g_array_new (FALSE, TRUE, sizeof (SmprofProfileEntry));
   g_array_set_clear_func (self->entries, clear_entry);
   self->entry_of_func = g_array_new (FALSE, TRUE, sizeof (guint32));
-  slot_map_init (&self->caller_slots, 256);
+  smprof_u64_map_init (&self->caller_slots, 128);
 
   return self;
 }
@@ -132,7 +55,7 @@ smprof_cprofile_profile_free (SmprofCprofileProfile *self)
 
   g_array_unref (self->entries);
   g_array_unref (self->entry_of_func);
-  slot_map_clear (&self->caller_slots);
+  smprof_u64_map_clear (&self->caller_slots);
   g_free (self);
 }
 
@@ -193,17 +116,13 @@ smprof_cprofile_profile_add (SmprofCprofileProfile *self,
         {
           const SmprofCallerStat *caller = &stats->callers[stat->first_caller + c];
           guint64 key = ((guint64) index << 32) | caller->caller;
-          guint bucket = slot_map_bucket (&self->caller_slots, key);
-          guint32 found = self->caller_slots.values[bucket];
+          guint32 found = smprof_u64_map_lookup_or_insert (&self->caller_slots, key, entry->callers->len);
 
-          if (found == 0)
-            {
-              g_array_append_val (entry->callers, *caller);
-              slot_map_insert (&self->caller_slots, key, entry->callers->len);
-            }
+          if (found == SMPROF_U64_MAP_NONE)
+            g_array_append_val (entry->callers, *caller);
           else
             {
-              SmprofCallerStat *merged = &g_array_index (entry->callers, SmprofCallerStat, found - 1);
+              SmprofCallerStat *merged = &g_array_index (entry->callers, SmprofCallerStat, found);
 
               merged->nc += caller->nc;
               merged->cc += caller->cc;
@@ -222,8 +141,6 @@ _smprof_cprofile_profile_reserve (SmprofCprofileProfile *self,
                                   guint                  n_callers,
                                   guint                  n_funcs)
 {
-  guint n_buckets = 256;
-
   g_return_if_fail (self->entries->len == 0);
 
   g_array_unref (self->entries);
@@ -231,10 +148,8 @@ _smprof_cprofile_profile_reserve (SmprofCprofileProfile *self,
   g_array_set_clear_func (self->entries, clear_entry);
   g_array_set_size (self->entry_of_func, MAX (self->entry_of_func->len, n_funcs));
 
-  while (n_buckets < (gsize) n_callers * 2 + 2)
-    n_buckets *= 2;
-  slot_map_clear (&self->caller_slots);
-  slot_map_init (&self->caller_slots, n_buckets);
+  smprof_u64_map_clear (&self->caller_slots);
+  smprof_u64_map_init (&self->caller_slots, MAX (128, n_callers + 1));
 }
 
 guint
@@ -271,10 +186,10 @@ _smprof_cprofile_profile_append_caller (SmprofCprofileProfile  *self,
 
   entry = &g_array_index (self->entries, SmprofProfileEntry, entry_index);
   key = ((guint64) entry_index << 32) | caller->caller;
-  g_return_if_fail (self->caller_slots.values[slot_map_bucket (&self->caller_slots, key)] == 0);
+  g_return_if_fail (smprof_u64_map_lookup (&self->caller_slots, key) == SMPROF_U64_MAP_NONE);
 
+  smprof_u64_map_insert (&self->caller_slots, key, entry->callers->len);
   g_array_append_val (entry->callers, *caller);
-  slot_map_insert (&self->caller_slots, key, entry->callers->len);
 }
 
 void

@@ -61,7 +61,7 @@ typedef enum
 
 typedef enum
 {
-  SMPROF_DIFF_COLUMN_ABS_DELTA,  /* largest change first, either way */
+  SMPROF_DIFF_COLUMN_ABS_DELTA,  /*< nick=absdelta >*/ /* largest change first, either way */
   SMPROF_DIFF_COLUMN_DELTA,      /* largest growth first */
   SMPROF_DIFF_COLUMN_RATIO,      /* largest B/A first; undefined ratios last */
   SMPROF_DIFF_COLUMN_A,

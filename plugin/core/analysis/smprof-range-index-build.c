@@ -14,7 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "smprof-parallel.h"
 #include "smprof-range-index-private.h"
+#include "smprof-u64-map.h"
 
 /* A node's checkpoints take about this fraction of the memory its stats take:
  * the spacing follows from it, so memory and query time both stay in
@@ -37,91 +39,6 @@ typedef struct
   gboolean legacy;
   guint64 first;
 } EdgeInfo;
-
-/* A small open-addressing map from 64-bit keys to 32-bit values, for building. */
-typedef struct
-{
-  guint64 *keys;
-  guint32 *values;   /* value + 1; 0 for an empty bucket */
-  guint    mask;
-  guint    n_keys;
-} KeyMap;
-
-static inline guint
-key_hash (guint64 key)
-{
-  key ^= key >> 31;
-  key *= G_GUINT64_CONSTANT (0x94d049bb133111eb);
-  key ^= key >> 29;
-  return (guint) key;
-}
-
-static void
-key_map_init (KeyMap *map,
-              guint   n_buckets)
-{
-  map->keys = g_new (guint64, n_buckets);
-  map->values = g_new0 (guint32, n_buckets);
-  map->mask = n_buckets - 1;
-  map->n_keys = 0;
-}
-
-static void
-key_map_clear (KeyMap *map)
-{
-  g_clear_pointer (&map->keys, g_free);
-  g_clear_pointer (&map->values, g_free);
-}
-
-static inline guint
-key_map_bucket (const KeyMap *map,
-                guint64       key)
-{
-  guint i = key_hash (key) & map->mask;
-
-  while (map->values[i] != 0 && map->keys[i] != key)
-    i = (i + 1) & map->mask;
-
-  return i;
-}
-
-static inline guint32
-key_map_lookup (const KeyMap *map,
-                guint64       key)
-{
-  return map->values[key_map_bucket (map, key)] - 1;   /* NONE when absent */
-}
-
-static void
-key_map_insert (KeyMap  *map,
-                guint64  key,
-                guint32  value)
-{
-  guint i;
-
-  if ((map->n_keys + 1) * 2 > map->mask + 1)
-    {
-      KeyMap bigger;
-
-      key_map_init (&bigger, (map->mask + 1) * 2);
-      for (guint b = 0; b <= map->mask; b++)
-        if (map->values[b] != 0)
-          {
-            guint j = key_map_bucket (&bigger, map->keys[b]);
-
-            bigger.keys[j] = map->keys[b];
-            bigger.values[j] = map->values[b];
-          }
-      bigger.n_keys = map->n_keys;
-      key_map_clear (map);
-      *map = bigger;
-    }
-
-  i = key_map_bucket (map, key);
-  map->keys[i] = key;
-  map->values[i] = value + 1;
-  map->n_keys++;
-}
 
 static int
 compare_doubles (gconstpointer a,
@@ -150,14 +67,14 @@ compare_guint32 (gconstpointer a,
 static void
 discover_columns (Node *node)
 {
-  KeyMap edge_ids;
+  SmprofU64Map edge_ids;
   g_autofree guint32 *fill = NULL;
   g_autoptr(GArray) edges = g_array_new (FALSE, FALSE, sizeof (EdgeInfo));
 
   node->func_index = g_new (guint32, MAX (node->n_table, 1));
   memset (node->func_index, 0xff, node->n_table * sizeof (guint32));
   node->funcs = g_array_new (FALSE, FALSE, sizeof (FuncInfo));
-  key_map_init (&edge_ids, 1024);
+  smprof_u64_map_init (&edge_ids, 512);
 
   for (guint r = 0; r < node->records->len; r++)
     {
@@ -184,15 +101,14 @@ discover_columns (Node *node)
             {
               const SmprofCallerStat *caller = &stats->callers[stat->first_caller + c];
               guint64 key = (guint64) callee << 32 | caller->caller;
-              guint32 id = key_map_lookup (&edge_ids, key);
+              guint32 id = smprof_u64_map_lookup_or_insert (&edge_ids, key, edges->len);
 
-              if (id == NONE)
+              if (id == SMPROF_U64_MAP_NONE)
                 {
                   EdgeInfo info = { callee, caller->caller, 0, caller->legacy,
                                     (guint64) record->order << 32 | place };
 
                   id = edges->len;
-                  key_map_insert (&edge_ids, key, id);
                   g_array_append_val (edges, info);
                 }
               g_array_index (edges, EdgeInfo, id).occurrences++;
@@ -200,7 +116,7 @@ discover_columns (Node *node)
         }
     }
 
-  key_map_clear (&edge_ids);
+  smprof_u64_map_clear (&edge_ids);
 
   /* Group the edges by callee, callers ascending, for _smprof_range_index_find_edge(). */
   node->n_funcs = node->funcs->len;
@@ -383,25 +299,13 @@ build_node (Node *node)
     }
 }
 
-typedef struct
+static void
+build_node_at (guint    i,
+               gpointer data)
 {
-  Node         *nodes;
-  guint         n_nodes;
-  GCancellable *cancellable;
-  int           next;   /* atomic */
-} BuildBatch;
+  Node *nodes = data;
 
-static gpointer
-build_worker (gpointer data)
-{
-  BuildBatch *batch = data;
-  int i;
-
-  while ((i = g_atomic_int_add (&batch->next, 1)) < (int) batch->n_nodes)
-    if (!g_cancellable_is_cancelled (batch->cancellable))
-      build_node (&batch->nodes[i]);
-
-  return NULL;
+  build_node (&nodes[i]);
 }
 
 typedef struct
@@ -434,7 +338,7 @@ assign_global_columns (SmprofRangeIndex *self,
   g_autoptr(GArray) callees = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autoptr(GArray) callers = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autoptr(GArray) legacy = g_array_new (FALSE, FALSE, sizeof (guint8));
-  KeyMap gedge_ids;
+  SmprofU64Map gedge_ids;
 
   memset (gfunc_of_func, 0xff, n_table * sizeof (guint32));
 
@@ -484,7 +388,7 @@ assign_global_columns (SmprofRangeIndex *self,
       }
   g_array_sort (seen, compare_first_seen);
 
-  key_map_init (&gedge_ids, 1024);
+  smprof_u64_map_init (&gedge_ids, 512);
   for (guint i = 0; i < seen->len; i++)
     {
       const FirstSeen *item = &g_array_index (seen, FirstSeen, i);
@@ -492,14 +396,13 @@ assign_global_columns (SmprofRangeIndex *self,
       const EdgeInfo *info = &g_array_index (node->edges, EdgeInfo, item->index);
       guint32 callee = gfunc_of_func[g_array_index (node->funcs, FuncInfo, info->callee).func];
       guint64 key = (guint64) callee << 32 | info->caller;
-      guint32 gedge = key_map_lookup (&gedge_ids, key);
+      guint32 gedge = smprof_u64_map_lookup_or_insert (&gedge_ids, key, callees->len);
 
-      if (gedge == NONE)
+      if (gedge == SMPROF_U64_MAP_NONE)
         {
           guint8 is_legacy = info->legacy ? 1 : 0;
 
           gedge = callees->len;
-          key_map_insert (&gedge_ids, key, gedge);
           g_array_append_val (callees, callee);
           g_array_append_val (callers, info->caller);
           g_array_append_val (legacy, is_legacy);
@@ -507,7 +410,7 @@ assign_global_columns (SmprofRangeIndex *self,
 
       node->global[node->edge_column[item->index]] = 1 + self->n_gfuncs + gedge;
     }
-  key_map_clear (&gedge_ids);
+  smprof_u64_map_clear (&gedge_ids);
   self->n_gedges = callees->len;
   self->n_global = 1 + self->n_gfuncs + self->n_gedges;
 
@@ -588,12 +491,9 @@ _smprof_range_index_new_tuned (SmprofJob           *job,
 {
   g_autoptr(SmprofRangeIndex) self = NULL;
   g_autoptr(GPtrArray) wanted = NULL;
-  g_autoptr(GPtrArray) threads = NULL;
   g_autoptr(GPtrArray) ids = NULL;
   GPtrArray *records;
-  BuildBatch batch = { 0 };
   guint n_table;
-  guint n_threads;
 
   g_return_val_if_fail (SMPROF_IS_JOB (job), NULL);
   g_return_val_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable), NULL);
@@ -688,16 +588,8 @@ _smprof_range_index_new_tuned (SmprofJob           *job,
         self->record_position[record->order] = p;
       }
 
-  batch.nodes = self->nodes;
-  batch.n_nodes = self->n_nodes;
-  batch.cancellable = cancellable;
-  threads = g_ptr_array_new ();
-  n_threads = MIN (g_get_num_processors (), self->n_nodes);
-  for (guint i = 1; i < n_threads; i++)
-    g_ptr_array_add (threads, g_thread_new ("smprof-range", build_worker, &batch));
-  build_worker (&batch);
-  for (guint i = 0; i < threads->len; i++)
-    g_thread_join (g_ptr_array_index (threads, i));
+  smprof_parallel_for ("smprof-range", self->n_nodes, g_get_num_processors (), build_node_at, self->nodes,
+                       cancellable);
 
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;

@@ -44,14 +44,17 @@ G_BEGIN_DECLS
  *
  * The index holds references to the job's records and reads their stats; it
  * is immutable once built, and may be queried from several threads at once.
- * Only cProfile is indexed for now.
+ * Only cProfile is indexed: its stats are per-function arrays that prefix
+ * sums add up, where a Pyinstrument session is a tree merged by path, so
+ * Pyinstrument ranges are aggregated by smprof_profile_new().
  */
 G_DECLARE_FINAL_TYPE (SmprofRangeIndex, smprof_range_index, SMPROF, RANGE_INDEX, GObject)
 
 /**
  * smprof_range_index_new:
  * @job: a job whose index is built (smprof_job_load())
- * @profiler: the profiler whose records to index; only %SMPROF_PROFILER_CPROFILE for now
+ * @profiler: the profiler whose records to index; only %SMPROF_PROFILER_CPROFILE
+ *   (see #SmprofRangeIndex)
  * @node_ids: (nullable) (array zero-terminated=1): the nodes to index, or %NULL for all
  * @cancellable: (nullable): a #GCancellable
  * @error: a location for a #GError, or %NULL

@@ -9,111 +9,21 @@
 #include <string.h>
 
 #include "smprof-export-private.h"
+#include "smprof-marshal-writer.h"
+#include "smprof-u64-map.h"
 
-/* marshal version 4, the subset a pstats dict needs (smdebug-format.md §1.7).
- * No back-references: they only make the file smaller, and every loader
+/* A pstats dict in marshal version 4 (smdebug-format.md §1.7). No
+ * back-references: they only make the file smaller, and every loader
  * accepts their absence. */
-#define TYPE_NULL        '0'
-#define TYPE_INT         'i'
-#define TYPE_LONG        'l'
-#define TYPE_BINARY_FLOAT 'g'
-#define TYPE_UNICODE     'u'
-#define TYPE_SHORT_ASCII 'z'
-#define TYPE_DICT        '{'
-#define TYPE_SMALL_TUPLE ')'
 
+/* marshal.loads() refuses a str that is not valid UTF-8. */
 static void
-put_u32 (GByteArray *out,
-         guint32     value)
-{
-  guint32 le = GUINT32_TO_LE (value);
-
-  g_byte_array_append (out, (const guint8 *) &le, sizeof le);
-}
-
-static void
-put_byte (GByteArray *out,
-          guint8      value)
-{
-  g_byte_array_append (out, &value, 1);
-}
-
-/* Python ints beyond 32 bits are TYPE_LONG: a signed digit count, then the
- * magnitude in 15-bit digits, least significant first. */
-static void
-put_int (GByteArray *out,
-         gint64      value)
-{
-  guint64 magnitude;
-  guint16 digits[5];
-  int n = 0;
-
-  if (value >= G_MININT32 && value <= G_MAXINT32)
-    {
-      put_byte (out, TYPE_INT);
-      put_u32 (out, (guint32) (gint32) value);
-      return;
-    }
-
-  magnitude = value < 0 ? (guint64) 0 - (guint64) value : (guint64) value;
-  while (magnitude != 0)
-    {
-      digits[n++] = magnitude & 0x7fff;
-      magnitude >>= 15;
-    }
-
-  put_byte (out, TYPE_LONG);
-  put_u32 (out, (guint32) (gint32) (value < 0 ? -n : n));
-  for (int i = 0; i < n; i++)
-    {
-      guint16 le = GUINT16_TO_LE (digits[i]);
-
-      g_byte_array_append (out, (const guint8 *) &le, sizeof le);
-    }
-}
-
-static void
-put_float (GByteArray *out,
-           double      value)
-{
-  guint64 bits;
-
-  memcpy (&bits, &value, sizeof bits);
-  bits = GUINT64_TO_LE (bits);
-  put_byte (out, TYPE_BINARY_FLOAT);
-  g_byte_array_append (out, (const guint8 *) &bits, sizeof bits);
-}
-
-static void
-put_string (GByteArray *out,
-            const char *text)
+put_text (GByteArray *out,
+          const char *text)
 {
   g_autofree char *valid = g_utf8_make_valid (text, -1);
-  gsize len = strlen (valid);
-  gboolean ascii = TRUE;
 
-  for (gsize i = 0; i < len && ascii; i++)
-    ascii = (guchar) valid[i] < 0x80;
-
-  if (ascii && len < 256)
-    {
-      put_byte (out, TYPE_SHORT_ASCII);
-      put_byte (out, (guint8) len);
-    }
-  else
-    {
-      put_byte (out, TYPE_UNICODE);
-      put_u32 (out, (guint32) len);
-    }
-  g_byte_array_append (out, (const guint8 *) valid, len);
-}
-
-static void
-put_tuple_header (GByteArray *out,
-                  guint8      n_items)
-{
-  put_byte (out, TYPE_SMALL_TUPLE);
-  put_byte (out, n_items);
+  smprof_marshal_put_string (out, valid, strlen (valid));
 }
 
 static void
@@ -121,10 +31,10 @@ put_func_key (GByteArray         *out,
               SmprofFunctionKeys *table,
               guint32             func)
 {
-  put_tuple_header (out, 3);
-  put_string (out, smprof_function_keys_get_file (table, func));
-  put_int (out, smprof_function_keys_get_line (table, func));
-  put_string (out, smprof_function_keys_get_name (table, func));
+  smprof_marshal_put_tuple (out, 3);
+  put_text (out, smprof_function_keys_get_file (table, func));
+  smprof_marshal_put_int (out, smprof_function_keys_get_line (table, func));
+  put_text (out, smprof_function_keys_get_name (table, func));
 }
 
 static void
@@ -137,12 +47,12 @@ put_entry_head (GByteArray         *out,
                 double              ct)
 {
   put_func_key (out, table, func);
-  put_tuple_header (out, 5);
-  put_int (out, cc);
-  put_int (out, nc);
-  put_float (out, tt);
-  put_float (out, ct);
-  put_byte (out, TYPE_DICT);
+  smprof_marshal_put_tuple (out, 5);
+  smprof_marshal_put_int (out, cc);
+  smprof_marshal_put_int (out, nc);
+  smprof_marshal_put_float (out, tt);
+  smprof_marshal_put_float (out, ct);
+  smprof_marshal_put_dict (out);
 }
 
 /* Callers are (nc, cc, tt, ct): the other way round from the entry's own
@@ -157,11 +67,11 @@ put_caller (GByteArray         *out,
             double              ct)
 {
   put_func_key (out, table, caller);
-  put_tuple_header (out, 4);
-  put_int (out, nc);
-  put_int (out, cc);
-  put_float (out, tt);
-  put_float (out, ct);
+  smprof_marshal_put_tuple (out, 4);
+  smprof_marshal_put_int (out, nc);
+  smprof_marshal_put_int (out, cc);
+  smprof_marshal_put_float (out, tt);
+  smprof_marshal_put_float (out, ct);
 }
 
 /* Hands the bytes so far to @stream once they make a worthwhile write. */
@@ -194,7 +104,7 @@ write_cprofile (SmprofCprofileProfile *stats,
   SmprofFunctionKeys *table = smprof_cprofile_profile_get_table (stats);
   g_autoptr(GByteArray) out = g_byte_array_new ();
 
-  put_byte (out, TYPE_DICT);
+  smprof_marshal_put_dict (out);
   for (guint i = 0; i < smprof_cprofile_profile_get_n_entries (stats); i++)
     {
       const SmprofProfileEntry *entry = smprof_cprofile_profile_get_entry (stats, i);
@@ -207,17 +117,17 @@ write_cprofile (SmprofCprofileProfile *stats,
           if (caller->legacy)
             {
               put_func_key (out, table, caller->caller);
-              put_int (out, caller->nc);
+              smprof_marshal_put_int (out, caller->nc);
             }
           else
             put_caller (out, table, caller->caller, caller->nc, caller->cc, caller->tt, caller->ct);
         }
-      put_byte (out, TYPE_NULL);
+      smprof_marshal_put_dict_end (out);
 
       if (!flush_some (out, stream, cancellable, error))
         return FALSE;
     }
-  put_byte (out, TYPE_NULL);
+  smprof_marshal_put_dict_end (out);
 
   return g_output_stream_write_all (stream, out->data, out->len, NULL, cancellable, error);
 }
@@ -307,54 +217,49 @@ tally_sampled (SmprofProfile *profile)
   guint n_rows = smprof_profile_get_n_functions (profile);
   guint n_nodes = smprof_call_tree_get_n_nodes (tree);
   GArray *entries = g_array_sized_new (FALSE, TRUE, sizeof (SampledEntry), n_rows);
-  g_autoptr(GHashTable) row_of_func = g_hash_table_new (NULL, NULL);
-  g_autoptr(GHashTable) caller_index = g_hash_table_new (g_int64_hash, g_int64_equal);
-  /* The hash table's keys live here: one edge per frame at most, so the array
-   * is never moved by a reallocation. */
-  g_autoptr(GArray) edge_keys = g_array_sized_new (FALSE, FALSE, sizeof (gint64), n_nodes);
+  g_auto(SmprofU64Map) row_of_func = { 0 };
+  g_auto(SmprofU64Map) caller_index = { 0 };   /* (row << 32 | caller) -> index in the row's callers */
 
   g_array_set_clear_func (entries, sampled_entry_clear);
   g_array_set_size (entries, n_rows);
+  smprof_u64_map_init (&row_of_func, n_rows);
+  smprof_u64_map_init (&caller_index, n_nodes);
   for (guint i = 0; i < n_rows; i++)
     {
       SampledEntry *entry = &g_array_index (entries, SampledEntry, i);
 
       entry->own.func = smprof_profile_get_function (profile, i)->func;
       entry->callers = g_array_new (FALSE, TRUE, sizeof (SampledTally));
-      g_hash_table_insert (row_of_func, GUINT_TO_POINTER (entry->own.func + 1), GUINT_TO_POINTER (i + 1));
+      smprof_u64_map_insert (&row_of_func, entry->own.func, i);
     }
 
   for (guint32 i = 1; i < n_nodes; i++)
     {
       const SmprofCallTreeNode *node = smprof_call_tree_get_node (tree, i);
-      guint row = GPOINTER_TO_UINT (g_hash_table_lookup (row_of_func, GUINT_TO_POINTER (node->func + 1)));
+      guint32 row = smprof_u64_map_lookup (&row_of_func, node->func);
       SampledEntry *entry;
       guint32 caller;
-      gint64 key;
-      gpointer found;
+      guint32 found;
       SampledTally *by_caller;
 
-      g_assert (row > 0);
-      entry = &g_array_index (entries, SampledEntry, row - 1);
+      g_assert (row != SMPROF_U64_MAP_NONE);
+      entry = &g_array_index (entries, SampledEntry, row);
       tally (&entry->own, runs_above (tree, i, SMPROF_CALL_TREE_NONE, node->func), node->self, node->total);
 
       if (node->parent == SMPROF_CALL_TREE_ROOT)
         continue;
 
       caller = smprof_call_tree_get_node (tree, node->parent)->func;
-      key = ((gint64) (row - 1) << 32) | caller;
-      found = g_hash_table_lookup (caller_index, &key);
-      if (found == NULL)
+      found = smprof_u64_map_lookup_or_insert (&caller_index, (guint64) row << 32 | caller, entry->callers->len);
+      if (found == SMPROF_U64_MAP_NONE)
         {
           SampledTally fresh = { caller, 0, 0, 0, 0 };
 
+          found = entry->callers->len;
           g_array_append_val (entry->callers, fresh);
-          g_array_append_val (edge_keys, key);
-          found = GUINT_TO_POINTER (entry->callers->len);
-          g_hash_table_insert (caller_index, &g_array_index (edge_keys, gint64, edge_keys->len - 1), found);
         }
 
-      by_caller = &g_array_index (entry->callers, SampledTally, GPOINTER_TO_UINT (found) - 1);
+      by_caller = &g_array_index (entry->callers, SampledTally, found);
       tally (by_caller, runs_above (tree, i, caller, node->func), node->self, node->total);
     }
 
@@ -371,7 +276,7 @@ write_sampled (SmprofProfile  *profile,
   g_autoptr(GArray) entries = tally_sampled (profile);
   g_autoptr(GByteArray) out = g_byte_array_new ();
 
-  put_byte (out, TYPE_DICT);
+  smprof_marshal_put_dict (out);
   for (guint i = 0; i < entries->len; i++)
     {
       const SampledEntry *entry = &g_array_index (entries, SampledEntry, i);
@@ -385,12 +290,12 @@ write_sampled (SmprofProfile  *profile,
           put_caller (out, table, caller->func, caller->contexts, caller->outermost,
                       caller->self_time, caller->time);
         }
-      put_byte (out, TYPE_NULL);
+      smprof_marshal_put_dict_end (out);
 
       if (!flush_some (out, stream, cancellable, error))
         return FALSE;
     }
-  put_byte (out, TYPE_NULL);
+  smprof_marshal_put_dict_end (out);
 
   return g_output_stream_write_all (stream, out->data, out->len, NULL, cancellable, error);
 }

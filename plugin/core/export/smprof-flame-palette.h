@@ -12,8 +12,9 @@
 
 G_BEGIN_DECLS
 
-/* The values and nicks of the viewer's io.github.smprof.Viewer.FlameGraphColorScheme
- * enum; keep them in step. */
+/* Its GType's nicks and values (SMPROF_TYPE_FLAME_PALETTE) are the
+ * viewer's io.github.smprof.Viewer.FlameGraphColorScheme enum's:
+ * tests/ui/test-enums.c holds them together. */
 typedef enum
 {
   SMPROF_FLAME_PALETTE_DEFAULT = 0,    /* warm, one hue per package (flamegraph.pl) */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "smprof-flame-render.h"
+#include "smprof-xml.h"
 
 /* One geometry for every output, so the SVG, the PNG and the PDF of a
  * selection look alike. Sizes are in pixels. */
@@ -427,45 +428,6 @@ static const char svg_script[] =
   "  clearButton.style.display = 'none';\n"
   "}\n";
 
-/* XML 1.0 allows neither most control characters nor invalid UTF-8. */
-static void
-append_escaped (GString    *out,
-                const char *text)
-{
-  g_autofree char *valid = g_utf8_make_valid (text, -1);
-
-  for (const char *p = valid; *p != '\0'; p++)
-    {
-      switch (*p)
-        {
-        case '&':
-          g_string_append (out, "&amp;");
-          break;
-        case '<':
-          g_string_append (out, "&lt;");
-          break;
-        case '>':
-          g_string_append (out, "&gt;");
-          break;
-        case '"':
-          g_string_append (out, "&quot;");
-          break;
-        case '\'':
-          g_string_append (out, "&apos;");
-          break;
-        case '\n':
-          g_string_append (out, "&#10;");
-          break;
-        default:
-          if ((guchar) *p < 0x20 || *p == 0x7f)
-            g_string_append_c (out, ' ');
-          else
-            g_string_append_c (out, *p);
-          break;
-        }
-    }
-}
-
 static void
 append_number (GString *out,
                double   value)
@@ -508,12 +470,12 @@ append_fitted_label (GString    *out,
     return;
 
   if (length <= n)
-    append_escaped (out, valid);
+    smprof_xml_append_escaped (out, valid);
   else
     {
       g_autofree char *prefix = g_utf8_substring (valid, 0, n - 2);
 
-      append_escaped (out, prefix);
+      smprof_xml_append_escaped (out, prefix);
       g_string_append (out, "..");
     }
 }
@@ -567,7 +529,7 @@ append_text_line (GString    *out,
   g_string_append (out, "\" y=\"");
   append_number (out, y);
   g_string_append_printf (out, "\" text-anchor=\"%s\"%s>", anchor, hidden ? " style=\"display: none\"" : "");
-  append_escaped (out, text);
+  smprof_xml_append_escaped (out, text);
   g_string_append (out, "</text>\n");
 }
 
@@ -692,15 +654,15 @@ smprof_flame_render_svg (SmprofFlameLayout              *layout,
       append_fraction (out, rect->width);
       g_string_append_printf (out, "\" data-d=\"%u\" data-p=\"%d\" data-n=\"", rect->depth,
                               smprof_flame_layout_get_parent (layout, i));
-      append_escaped (out, name);
+      smprof_xml_append_escaped (out, name);
       g_string_append (out, "\" data-f=\"");
-      append_escaped (out, file);
+      smprof_xml_append_escaped (out, file);
       g_string_append (out, "\"><title>");
-      append_escaped (out, name);
+      smprof_xml_append_escaped (out, name);
       if (strcmp (file, "~") != 0)
         {
           g_string_append (out, " (");
-          append_escaped (out, file);
+          smprof_xml_append_escaped (out, file);
           g_string_append_printf (out, ":%" G_GINT64_FORMAT ")", smprof_function_keys_get_line (table, node->func));
         }
       g_string_append_c (out, '\n');
@@ -709,7 +671,7 @@ smprof_flame_render_svg (SmprofFlameLayout              *layout,
           g_autoptr(GString) described = g_string_new (NULL);
 
           options->style->describe (rect->node, described, options->style->user_data);
-          append_escaped (out, described->str);
+          smprof_xml_append_escaped (out, described->str);
         }
       else
         {

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "smprof-report-private.h"
+#include "smprof-xml.h"
 
 /* The page reads without a script and without another file: the SVGs are
  * inlined, the CSVs are data: links, the style is in the head. */
@@ -27,16 +28,6 @@ static const char page_style[] =
   ".figure svg { max-width: 100%; height: auto; }\n"
   /* The SVGs' search and zoom buttons need their scripts, which are left out. */
   ".figure .button { display: none; }\n";
-
-static void
-append_escaped (GString    *out,
-                const char *text)
-{
-  g_autofree char *valid = g_utf8_make_valid (text, -1);
-  g_autofree char *escaped = g_markup_escape_text (valid, -1);
-
-  g_string_append (out, escaped);
-}
 
 /* A data: link that downloads @text as @name. */
 static void
@@ -141,9 +132,9 @@ append_fact (GString    *out,
              gboolean    code)
 {
   g_string_append (out, "<dt>");
-  append_escaped (out, term);
+  smprof_xml_append_escaped (out, term);
   g_string_append (out, code ? "</dt><dd><code>" : "</dt><dd>");
-  append_escaped (out, value);
+  smprof_xml_append_escaped (out, value);
   g_string_append (out, code ? "</code></dd>\n" : "</dd>\n");
 }
 
@@ -175,7 +166,7 @@ append_facts (GString             *out,
   if (content->options->command_line != NULL)
     {
       g_string_append_printf (out, "<h2>%s</h2>\n<pre><code>", _("Reproduce"));
-      append_escaped (out, content->options->command_line);
+      smprof_xml_append_escaped (out, content->options->command_line);
       g_string_append (out, "</code></pre>\n");
     }
 }
@@ -186,7 +177,7 @@ append_cell (GString    *out,
              gboolean    number)
 {
   g_string_append (out, number ? "<td class=\"num\">" : "<td><code>");
-  append_escaped (out, text);
+  smprof_xml_append_escaped (out, text);
   g_string_append (out, number ? "</td>" : "</code></td>");
 }
 
@@ -213,7 +204,7 @@ append_header (GString            *out,
   for (guint i = 0; titles[i] != NULL; i++)
     {
       g_string_append (out, "<th>");
-      append_escaped (out, titles[i]);
+      smprof_xml_append_escaped (out, titles[i]);
       g_string_append (out, "</th>");
     }
   g_string_append (out, "</tr></thead>\n<tbody>\n");
@@ -262,7 +253,7 @@ append_steps (GString             *out,
   g_string_append_printf (out, ngettext ("%u step, %u of them outliers. ", "%u steps, %u of them outliers. ",
                                          n_steps),
                           n_steps, outliers->len);
-  append_escaped (out, smprof_step_outlier_rule_description ());
+  smprof_xml_append_escaped (out, smprof_step_outlier_rule_description ());
   g_string_append (out, "</p>\n<p>");
   append_download (out, SMPROF_REPORT_STEPS_FILE, "text/csv", content->steps_csv);
   g_string_append (out, " · ");
@@ -349,11 +340,11 @@ smprof_report_dup_html (SmprofReportContent *content)
 {
   GString *out = g_string_new ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>");
 
-  append_escaped (out, _("smprof report"));
+  smprof_xml_append_escaped (out, _("smprof report"));
   g_string_append (out, ": ");
-  append_escaped (out, content->location);
+  smprof_xml_append_escaped (out, content->location);
   g_string_append_printf (out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", page_style);
-  append_escaped (out, _("smprof report"));
+  smprof_xml_append_escaped (out, _("smprof report"));
   g_string_append (out, "</h1>\n");
 
   append_facts (out, content);

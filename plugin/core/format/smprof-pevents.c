@@ -19,6 +19,7 @@
 
 #include "smprof-json-parse.h"
 #include "smprof-pevents.h"
+#include "smprof-u64-map.h"
 
 #define TIMELINE_SUFFIX "_pythontimeline.json"
 
@@ -210,13 +211,15 @@ set_bad_event (GError     **error,
 }
 
 /* First pass: the start time, and which pid is which step phase (a pid is
- * named before its events, but a later name wins, as in a trace viewer). */
+ * named before its events, but a later name wins, as in a trace viewer):
+ * @phases maps each named pid to its index in step_phases, or past the end
+ * for a name that is no step phase. */
 static gboolean
-read_metadata (JsonArray   *array,
-               const char  *file_name,
-               double      *start_us,
-               GHashTable  *phases,
-               GError     **error)
+read_metadata (JsonArray     *array,
+               const char    *file_name,
+               double        *start_us,
+               SmprofU64Map  *phases,
+               GError       **error)
 {
   gboolean has_start = FALSE;
   guint n = json_array_get_length (array);
@@ -228,6 +231,7 @@ read_metadata (JsonArray   *array,
       const char *ph, *name;
       gint64 pid;
       double value;
+      guint32 phase;
 
       if (!JSON_NODE_HOLDS_OBJECT (node))
         return set_bad_event (error, file_name, i, _("not a JSON object"));
@@ -259,10 +263,10 @@ read_metadata (JsonArray   *array,
       if (!get_pid (event, &pid))
         return set_bad_event (error, file_name, i, _("no integer “pid”"));
 
-      g_hash_table_remove (phases, &pid);
-      for (guint p = 0; p < G_N_ELEMENTS (step_phases); p++)
-        if (strcmp (name, step_phases[p].phase) == 0)
-          g_hash_table_insert (phases, g_memdup2 (&pid, sizeof pid), GUINT_TO_POINTER (p + 1));
+      for (phase = 0; phase < G_N_ELEMENTS (step_phases); phase++)
+        if (strcmp (name, step_phases[phase].phase) == 0)
+          break;
+      smprof_u64_map_insert (phases, (guint64) pid, phase);
     }
 
   if (!has_start)
@@ -297,7 +301,7 @@ smprof_pevents_parse (GBytes      *bytes,
 {
   g_autoptr(JsonParser) parser = NULL;
   g_autoptr(GError) local_error = NULL;
-  g_autoptr(GHashTable) phases = NULL;
+  g_auto(SmprofU64Map) phases = { 0 };
   g_autoptr(GArray) events = NULL;
   g_autofree char *display = NULL;
   JsonNode *root;
@@ -338,8 +342,8 @@ smprof_pevents_parse (GBytes      *bytes,
     }
 
   array = json_node_get_array (root);
-  phases = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  if (!read_metadata (array, file_name, &start_us, phases, error))
+  smprof_u64_map_init (&phases, 8);
+  if (!read_metadata (array, file_name, &start_us, &phases, error))
     return NULL;
 
   events = g_array_new (FALSE, FALSE, sizeof (SmprofStepEvent));
@@ -348,15 +352,15 @@ smprof_pevents_parse (GBytes      *bytes,
     {
       JsonObject *event = json_node_get_object (json_array_get_element (array, i));
       SmprofStepEvent step = { NULL, };
-      gpointer phase;
+      guint32 phase;
       gint64 pid;
       double ts, dur;
 
       if (strcmp (get_string (event, "ph"), "X") != 0 || !get_pid (event, &pid))
         continue;
 
-      phase = g_hash_table_lookup (phases, &pid);
-      if (phase == NULL)
+      phase = smprof_u64_map_lookup (&phases, (guint64) pid);
+      if (phase >= G_N_ELEMENTS (step_phases))
         continue;
 
       if (!get_number (event, "ts", &ts) || ts < 0 || ts > MAX_OFFSET_US)
@@ -375,8 +379,8 @@ smprof_pevents_parse (GBytes      *bytes,
           return NULL;
         }
 
-      step.phase = step_phases[GPOINTER_TO_UINT (phase) - 1].phase;
-      step.mode = step_phases[GPOINTER_TO_UINT (phase) - 1].mode;
+      step.phase = step_phases[phase].phase;
+      step.mode = step_phases[phase].mode;
       step.start_us = start_us + ts;
       step.end_us = step.start_us + dur;
       g_array_append_val (events, step);

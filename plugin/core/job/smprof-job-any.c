@@ -262,14 +262,12 @@ smprof_job_load_for_any_node (SmprofJob             *self,
     {
       g_autoptr(SmprofListing) listing = smprof_listing_new ();
       g_autoptr(GPtrArray) names_only = g_ptr_array_new ();
+      SmprofListingOptions options = { .stats_only = TRUE, .names_only = TRUE, .full_nodes = full,
+                                       .names_cache = names_cache };
       RecordKey best = { 0, NULL };
       gboolean more;
 
-      listing->stats_only = TRUE;
-      listing->names_only = TRUE;
-      listing->full_nodes = full;
-      listing->names_cache = names_cache;
-      if (!smprof_source_list (self->source, listing, cancellable, error))
+      if (!smprof_source_list (self->source, &options, listing, cancellable, error))
         return FALSE;
 
       chooser.round++;

@@ -9,13 +9,13 @@
 #include <glib/gi18n-lib.h>
 
 #include "smprof-job-private.h"
+#include "smprof-parallel.h"
 
 typedef struct
 {
   SmprofJob    *job;
   GPtrArray    *pending;   /* SmprofRecord, each read by exactly one worker */
   GCancellable *cancellable;
-  int           next;      /* atomic: the next pending record to take */
 } LoadBatch;
 
 static void
@@ -55,21 +55,13 @@ load_record (SmprofJob    *self,
     }
 }
 
-static gpointer
-load_worker (gpointer data)
+static void
+load_pending (guint    index,
+              gpointer data)
 {
   LoadBatch *batch = data;
-  int index;
 
-  while ((index = g_atomic_int_add (&batch->next, 1)) < (int) batch->pending->len)
-    {
-      if (g_cancellable_is_cancelled (batch->cancellable))
-        break;
-
-      load_record (batch->job, g_ptr_array_index (batch->pending, index), batch->cancellable);
-    }
-
-  return NULL;
+  load_record (batch->job, g_ptr_array_index (batch->pending, index), batch->cancellable);
 }
 
 /**
@@ -92,9 +84,7 @@ smprof_job_load_stats (SmprofJob     *self,
                        GError       **error)
 {
   g_autoptr(GPtrArray) pending = g_ptr_array_new ();
-  g_autoptr(GPtrArray) threads = g_ptr_array_new ();
-  LoadBatch batch = { self, pending, cancellable, 0 };
-  guint n_threads;
+  LoadBatch batch = { self, pending, cancellable };
 
   g_return_val_if_fail (SMPROF_IS_JOB (self), FALSE);
   g_return_val_if_fail (records != NULL, FALSE);
@@ -121,14 +111,7 @@ smprof_job_load_stats (SmprofJob     *self,
         return FALSE;
     }
 
-  n_threads = MIN (g_get_num_processors (), pending->len);
-
-  /* The calling thread works too, so one pending file costs no thread. */
-  for (guint i = 1; i < n_threads; i++)
-    g_ptr_array_add (threads, g_thread_new ("smprof-load", load_worker, &batch));
-  load_worker (&batch);
-  for (guint i = 0; i < threads->len; i++)
-    g_thread_join (g_ptr_array_index (threads, i));
+  smprof_parallel_for ("smprof-load", pending->len, g_get_num_processors (), load_pending, &batch, cancellable);
 
   return !g_cancellable_set_error_if_cancelled (cancellable, error);
 }

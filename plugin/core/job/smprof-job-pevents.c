@@ -15,13 +15,13 @@
 #include <string.h>
 
 #include "smprof-job-private.h"
+#include "smprof-parallel.h"
 
 typedef struct
 {
   SmprofJob    *job;
   GArray      **results;   /* one per timeline path, set by the workers */
   GCancellable *cancellable;
-  int           next;      /* atomic */
 } TimelineBatch;
 
 static void
@@ -51,22 +51,14 @@ load_timeline (SmprofJob    *self,
     }
 }
 
-static gpointer
-timeline_worker (gpointer data)
+static void
+load_timeline_at (guint    index,
+                  gpointer data)
 {
   TimelineBatch *batch = data;
-  GPtrArray *paths = batch->job->timeline_paths;
-  int index;
 
-  while ((index = g_atomic_int_add (&batch->next, 1)) < (int) paths->len)
-    {
-      if (g_cancellable_is_cancelled (batch->cancellable))
-        break;
-
-      load_timeline (batch->job, g_ptr_array_index (paths, index), &batch->results[index], batch->cancellable);
-    }
-
-  return NULL;
+  load_timeline (batch->job, g_ptr_array_index (batch->job->timeline_paths, index),
+                 &batch->results[index], batch->cancellable);
 }
 
 static int
@@ -102,11 +94,9 @@ smprof_job_load_step_events (SmprofJob     *self,
                              GCancellable  *cancellable,
                              GError       **error)
 {
-  g_autoptr(GPtrArray) threads = g_ptr_array_new ();
   g_autoptr(GHashTable) step_events = NULL;
   GPtrArray *paths;
-  TimelineBatch batch = { self, NULL, cancellable, 0 };
-  guint n_threads;
+  TimelineBatch batch = { self, NULL, cancellable };
 
   g_return_val_if_fail (SMPROF_IS_JOB (self), FALSE);
 
@@ -134,12 +124,7 @@ smprof_job_load_step_events (SmprofJob     *self,
     }
 
   batch.results = g_new0 (GArray *, MAX (1, paths->len));
-  n_threads = MIN (g_get_num_processors (), paths->len);
-  for (guint i = 1; i < n_threads; i++)
-    g_ptr_array_add (threads, g_thread_new ("smprof-pevents", timeline_worker, &batch));
-  timeline_worker (&batch);
-  for (guint i = 0; i < threads->len; i++)
-    g_thread_join (g_ptr_array_index (threads, i));
+  smprof_parallel_for ("smprof-pevents", paths->len, g_get_num_processors (), load_timeline_at, &batch, cancellable);
 
   /* Merged in the listing's order, then sorted: the result does not depend
    * on which worker finished first. */

@@ -359,12 +359,12 @@ smprof_job_load (SmprofJob     *self,
                  GError       **error)
 {
   g_autoptr(SmprofListing) listing = smprof_listing_new ();
+  /* The index reads nothing but the stats files from a folder that has one. */
+  SmprofListingOptions options = { .stats_only = TRUE };
 
   g_return_val_if_fail (SMPROF_IS_JOB (self), FALSE);
 
-  /* The index reads nothing but the stats files from a folder that has one. */
-  listing->stats_only = TRUE;
-  if (!smprof_source_list (self->source, listing, cancellable, error))
+  if (!smprof_source_list (self->source, &options, listing, cancellable, error))
     return FALSE;
 
   _smprof_job_index_listing (self, listing);
@@ -402,56 +402,6 @@ _smprof_job_index_listing (SmprofJob     *self,
       for (guint i = 0; i < self->records[p]->len; i++)
         ((SmprofRecord *) g_ptr_array_index (self->records[p], i))->order = i;
     }
-}
-
-static void
-load_in_thread (GTask        *task,
-                gpointer      source_object,
-                gpointer      task_data,
-                GCancellable *cancellable)
-{
-  GError *error = NULL;
-
-  if (smprof_job_load (source_object, cancellable, &error))
-    g_task_return_boolean (task, TRUE);
-  else
-    g_task_return_error (task, error);
-}
-
-/**
- * smprof_job_load_async:
- * @self: a job
- * @cancellable: (nullable): a #GCancellable
- * @callback: (scope async): called when the index is built
- * @user_data: data for @callback
- *
- * Builds the index on a worker thread; see smprof_job_load().
- */
-void
-smprof_job_load_async (SmprofJob           *self,
-                       GCancellable        *cancellable,
-                       GAsyncReadyCallback  callback,
-                       gpointer             user_data)
-{
-  g_autoptr(GTask) task = NULL;
-
-  g_return_if_fail (SMPROF_IS_JOB (self));
-  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, smprof_job_load_async);
-  g_task_run_in_thread (task, load_in_thread);
-}
-
-gboolean
-smprof_job_load_finish (SmprofJob     *self,
-                        GAsyncResult  *result,
-                        GError       **error)
-{
-  g_return_val_if_fail (SMPROF_IS_JOB (self), FALSE);
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-
-  return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 SmprofSource *

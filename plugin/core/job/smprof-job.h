@@ -49,13 +49,6 @@ SmprofJob           *smprof_job_new              (SmprofSource          *source)
 gboolean             smprof_job_load             (SmprofJob             *self,
                                                   GCancellable          *cancellable,
                                                   GError               **error);
-void                 smprof_job_load_async       (SmprofJob             *self,
-                                                  GCancellable          *cancellable,
-                                                  GAsyncReadyCallback    callback,
-                                                  gpointer               user_data);
-gboolean             smprof_job_load_finish      (SmprofJob             *self,
-                                                  GAsyncResult          *result,
-                                                  GError               **error);
 SmprofSource        *smprof_job_get_source       (SmprofJob             *self);
 SmprofFunctionKeys  *smprof_job_get_function_keys (SmprofJob             *self);
 GPtrArray           *smprof_job_get_records      (SmprofJob             *self,

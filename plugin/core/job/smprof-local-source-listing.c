@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "smprof-local-source-private.h"
+#include "smprof-parallel.h"
 #include "smprof-pevents.h"
 
 /* Profile folders are the profiler names smdebug writes. framework/ also holds
@@ -63,22 +64,21 @@ _smprof_local_source_read_sorted_folder (const char  *path,
 
 typedef struct
 {
-  SmprofLocalSource *self;
-  SmprofListing     *request;   /* the caller's listing: what to list how */
-  GPtrArray         *nodes;     /* relative paths of node folders, or NULL for a file */
-  SmprofListing    **listings;  /* one per node, filled by the workers */
-  SmprofListing    **to_cache;  /* copies of those listed by name, for request->names_cache */
-  GCancellable      *cancellable;
-  guint              n_parts;   /* how many threads list a node folder in full */
-  int                next;      /* atomic */
+  SmprofLocalSource          *self;
+  const SmprofListingOptions *options;
+  GPtrArray                  *nodes;     /* relative paths of node folders, or NULL for a file */
+  SmprofListing             **listings;  /* one per node, filled by the workers */
+  SmprofListing             **to_cache;  /* copies of those listed by name, for options->names_cache */
+  GCancellable               *cancellable;
+  guint                       n_parts;   /* how many threads list a node folder in full */
 } NodeBatch;
 
 static gboolean
-lists_names_only (const SmprofListing *request,
-                  const char          *node_relative)
+lists_names_only (const SmprofListingOptions *options,
+                  const char                 *node_relative)
 {
-  return request->names_only &&
-         (request->full_nodes == NULL || !g_hash_table_contains (request->full_nodes, node_relative));
+  return options->names_only &&
+         (options->full_nodes == NULL || !g_hash_table_contains (options->full_nodes, node_relative));
 }
 
 static void
@@ -100,63 +100,57 @@ copy_listing (SmprofListing       *to,
     }
 }
 
-static gpointer
-list_nodes_worker (gpointer data)
+static void
+list_node_at (guint    i,
+              gpointer data)
 {
   NodeBatch *batch = data;
-  int i;
+  const char *relative = g_ptr_array_index (batch->nodes, i);
 
-  while ((i = g_atomic_int_add (&batch->next, 1)) < (int) batch->nodes->len)
+  if (relative == NULL)
+    return;
+
+  if (lists_names_only (batch->options, relative))
     {
-      const char *relative = g_ptr_array_index (batch->nodes, i);
+      /* read only while the workers run: filled after they are joined */
+      SmprofListing *cached = batch->options->names_cache != NULL
+                              ? g_hash_table_lookup (batch->options->names_cache, relative) : NULL;
 
-      if (relative == NULL || g_cancellable_is_cancelled (batch->cancellable))
-        continue;
-
-      if (lists_names_only (batch->request, relative))
+      if (cached != NULL)
+        copy_listing (batch->listings[i], cached);
+      else
         {
-          /* read only while the workers run: filled after they are joined */
-          SmprofListing *cached = batch->request->names_cache != NULL
-                                  ? g_hash_table_lookup (batch->request->names_cache, relative) : NULL;
-
-          if (cached != NULL)
-            copy_listing (batch->listings[i], cached);
-          else
+          _smprof_local_source_list_node_folder (batch->self, batch->options, batch->listings[i], relative,
+                                                 TRUE, 1, batch->cancellable);
+          /* copied here, in parallel, rather than when joined */
+          if (batch->options->names_cache != NULL)
             {
-              _smprof_local_source_list_node_folder (batch->self, batch->listings[i], relative,
-                                                     TRUE, 1, batch->cancellable);
-              /* copied here, in parallel, rather than when joined */
-              if (batch->request->names_cache != NULL)
-                {
-                  batch->to_cache[i] = smprof_listing_new ();
-                  copy_listing (batch->to_cache[i], batch->listings[i]);
-                }
+              batch->to_cache[i] = smprof_listing_new ();
+              copy_listing (batch->to_cache[i], batch->listings[i]);
             }
         }
-      else
-        _smprof_local_source_list_node_folder (batch->self, batch->listings[i], relative,
-                                               FALSE, batch->n_parts, batch->cancellable);
     }
-
-  return NULL;
+  else
+    _smprof_local_source_list_node_folder (batch->self, batch->options, batch->listings[i], relative,
+                                           FALSE, batch->n_parts, batch->cancellable);
 }
 
 /* Node folders are listed in parallel, each into its own listing; the
  * listings are then joined in name order, so the result does not depend on
  * which thread finished first. */
 static void
-list_profiler_folder (SmprofLocalSource *self,
-                      SmprofListing     *listing,
-                      const char        *relative,
-                      GCancellable      *cancellable)
+list_profiler_folder (SmprofLocalSource          *self,
+                      const SmprofListingOptions *options,
+                      SmprofListing              *listing,
+                      const char                 *relative,
+                      GCancellable               *cancellable)
 {
   g_autofree char *path = g_build_filename (self->root, relative, NULL);
   g_autoptr(GPtrArray) names = NULL;
   g_autoptr(GPtrArray) nodes = NULL;
-  g_autoptr(GPtrArray) threads = NULL;
   g_autoptr(GError) error = NULL;
-  NodeBatch batch = { self, listing, NULL, NULL, NULL, cancellable, 1, 0 };
-  guint n_threads, n_full = 0;
+  NodeBatch batch = { self, options, NULL, NULL, NULL, cancellable, 1 };
+  guint n_full = 0;
 
   names = _smprof_local_source_read_sorted_folder (path, &error);
   if (names == NULL)
@@ -187,7 +181,7 @@ list_profiler_folder (SmprofLocalSource *self,
     {
       const char *node_relative = g_ptr_array_index (nodes, i);
 
-      if (node_relative != NULL && !lists_names_only (listing, node_relative))
+      if (node_relative != NULL && !lists_names_only (options, node_relative))
         n_full++;
     }
   if (n_full > 0 && n_full < g_get_num_processors ())
@@ -197,27 +191,18 @@ list_profiler_folder (SmprofLocalSource *self,
   batch.listings = g_new0 (SmprofListing *, MAX (nodes->len, 1));
   batch.to_cache = g_new0 (SmprofListing *, MAX (nodes->len, 1));
   for (guint i = 0; i < nodes->len; i++)
-    {
-      batch.listings[i] = smprof_listing_new ();
-      batch.listings[i]->stats_only = listing->stats_only;
-    }
+    batch.listings[i] = smprof_listing_new ();
 
-  threads = g_ptr_array_new ();
-  n_threads = MIN (g_get_num_processors (), nodes->len);
-  for (guint i = 1; i < n_threads; i++)
-    g_ptr_array_add (threads, g_thread_new ("smprof-list", list_nodes_worker, &batch));
-  list_nodes_worker (&batch);
-  for (guint i = 0; i < threads->len; i++)
-    g_thread_join (g_ptr_array_index (threads, i));
+  smprof_parallel_for ("smprof-list", nodes->len, g_get_num_processors (), list_node_at, &batch, cancellable);
 
   for (guint i = 0; i < nodes->len; i++)
     {
       SmprofListing *part = batch.listings[i];
       const char *node_relative = g_ptr_array_index (nodes, i);
 
-      if (batch.to_cache[i] != NULL && !g_hash_table_contains (listing->names_cache, node_relative) &&
+      if (batch.to_cache[i] != NULL && !g_hash_table_contains (options->names_cache, node_relative) &&
           !g_cancellable_is_cancelled (cancellable))
-        g_hash_table_insert (listing->names_cache, g_strdup (node_relative), g_steal_pointer (&batch.to_cache[i]));
+        g_hash_table_insert (options->names_cache, g_strdup (node_relative), g_steal_pointer (&batch.to_cache[i]));
       g_clear_pointer (&batch.to_cache[i], smprof_listing_free);
 
       if (g_ptr_array_index (nodes, i) == NULL)
@@ -237,10 +222,11 @@ list_profiler_folder (SmprofLocalSource *self,
 }
 
 static void
-list_framework_folder (SmprofLocalSource *self,
-                       SmprofListing     *listing,
-                       const char        *relative,
-                       GCancellable      *cancellable)
+list_framework_folder (SmprofLocalSource          *self,
+                       const SmprofListingOptions *options,
+                       SmprofListing              *listing,
+                       const char                 *relative,
+                       GCancellable               *cancellable)
 {
   g_autofree char *path = g_build_filename (self->root, relative, NULL);
   g_autoptr(GPtrArray) names = NULL;
@@ -260,7 +246,7 @@ list_framework_folder (SmprofLocalSource *self,
       g_autofree char *child_relative = g_strconcat (relative, "/", name, NULL);
 
       if (is_profiler_folder_name (name) && _smprof_local_source_is_directory (child))
-        list_profiler_folder (self, listing, child_relative, cancellable);
+        list_profiler_folder (self, options, listing, child_relative, cancellable);
     }
 }
 
@@ -316,10 +302,11 @@ list_pevents_folder (SmprofLocalSource *self,
 }
 
 gboolean
-_smprof_local_source_list (SmprofSource   *source,
-                           SmprofListing  *listing,
-                           GCancellable   *cancellable,
-                           GError        **error)
+_smprof_local_source_list (SmprofSource                *source,
+                           const SmprofListingOptions  *options,
+                           SmprofListing               *listing,
+                           GCancellable                *cancellable,
+                           GError                     **error)
 {
   SmprofLocalSource *self = SMPROF_LOCAL_SOURCE (source);
 
@@ -345,17 +332,17 @@ _smprof_local_source_list (SmprofSource   *source,
             if (strcmp (child_relative, "framework/pevents") == 0)
               list_pevents_folder (self, listing, child_relative);
             else
-              list_framework_folder (self, listing, child_relative, cancellable);
+              list_framework_folder (self, options, listing, child_relative, cancellable);
           }
       }
       break;
 
     case 2:
-      list_framework_folder (self, listing, self->scope, cancellable);
+      list_framework_folder (self, options, listing, self->scope, cancellable);
       break;
 
     case 3:
-      list_profiler_folder (self, listing, self->scope, cancellable);
+      list_profiler_folder (self, options, listing, self->scope, cancellable);
       break;
 
     default:

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "smprof-local-source-private.h"
+#include "smprof-parallel.h"
 
 static void
 list_interval_folder (SmprofLocalSource *self,
@@ -226,6 +227,7 @@ read_sorted_fd (int fd)
  * Returns %FALSE, having added nothing, when the folder cannot be read. */
 static gboolean
 list_interval_folder_at (SmprofListing *listing,
+                         gboolean       stats_only,
                          int            node_fd,
                          const char    *name,
                          const char    *relative)
@@ -235,9 +237,10 @@ list_interval_folder_at (SmprofListing *listing,
   int fd;
 
   /* A stat() or two instead of reading the folder, when that is all the
-   * caller needs (see SmprofListing.stats_only). Records come from the file
-   * names, whichever profiler folder they are in, so both are looked for. */
-  if (listing->stats_only)
+   * caller needs (see SmprofListingOptions.stats_only). Records come from
+   * the file names, whichever profiler folder they are in, so both are
+   * looked for. */
+  if (stats_only)
     {
       static const char * const stats_files[] = { "python_stats", "python_stats.json" };
       struct stat st[G_N_ELEMENTS (stats_files)];
@@ -307,15 +310,16 @@ list_interval_folder_at (SmprofListing *listing,
  * @fd, listed into @listing as _smprof_local_source_list_node_folder()
  * describes. */
 static void
-list_node_entries (SmprofLocalSource *self,
-                   SmprofListing     *listing,
-                   int                fd,
-                   const char        *relative,
-                   GArray            *names,
-                   guint              from,
-                   guint              to,
-                   gboolean           names_only,
-                   GCancellable      *cancellable)
+list_node_entries (SmprofLocalSource          *self,
+                   const SmprofListingOptions *options,
+                   SmprofListing              *listing,
+                   int                         fd,
+                   const char                 *relative,
+                   GArray                     *names,
+                   guint                       from,
+                   guint                       to,
+                   gboolean                    names_only,
+                   GCancellable               *cancellable)
 {
   for (guint i = from; i < to && !g_cancellable_is_cancelled (cancellable); i++)
     {
@@ -330,7 +334,7 @@ list_node_entries (SmprofLocalSource *self,
               smprof_listing_take (listing, g_steal_pointer (&child_relative), SMPROF_LISTING_FOLDER, 0);
               continue;
             }
-          if (list_interval_folder_at (listing, fd, child->name, child_relative))
+          if (list_interval_folder_at (listing, options->stats_only, fd, child->name, child_relative))
             continue;
         }
 
@@ -346,39 +350,42 @@ list_node_entries (SmprofLocalSource *self,
         smprof_listing_add (listing, child_relative, SMPROF_LISTING_FILE, st.st_size);
       else if (names_only)
         smprof_listing_add (listing, child_relative, SMPROF_LISTING_FOLDER, 0);
-      else if (!list_interval_folder_at (listing, fd, child->name, child_relative))
+      else if (!list_interval_folder_at (listing, options->stats_only, fd, child->name, child_relative))
         list_interval_folder (self, listing, child_relative);
     }
 }
 
-/* One of the parts a node folder listed in full is split into. */
+/* A node folder listed in full, split into runs of entries. */
 typedef struct
 {
-  SmprofLocalSource *self;
-  SmprofListing     *listing;
-  int                fd;
-  const char        *relative;
-  GArray            *names;
-  guint              from;
-  guint              to;
-  GCancellable      *cancellable;
-} NodePart;
+  SmprofLocalSource          *self;
+  const SmprofListingOptions *options;
+  SmprofListing             **listings;   /* one per run */
+  int                         fd;
+  const char                 *relative;
+  GArray                     *names;
+  guint                       n_parts;
+  GCancellable               *cancellable;
+} NodeParts;
 
-static gpointer
-list_node_part (gpointer data)
+static void
+list_node_part (guint    p,
+                gpointer data)
 {
-  NodePart *part = data;
+  NodeParts *parts = data;
 
-  list_node_entries (part->self, part->listing, part->fd, part->relative, part->names,
-                     part->from, part->to, FALSE, part->cancellable);
-  return NULL;
+  list_node_entries (parts->self, parts->options, parts->listings[p], parts->fd, parts->relative, parts->names,
+                     (guint) ((guint64) parts->names->len * p / parts->n_parts),
+                     (guint) ((guint64) parts->names->len * (p + 1) / parts->n_parts),
+                     FALSE, parts->cancellable);
 }
 
 /* Below this many entries a node folder is not worth a thread. */
 #define MIN_SPLIT_ENTRIES 512
 
 /* Lists the node folder @relative: its interval folders with the files in
- * them, or, with @names_only (SmprofListing.names_only), the interval folders
+ * them (only their stats files with @options' stats_only), or, with
+ * @names_only (SmprofListingOptions.names_only), the interval folders
  * by name without looking into them, so that a job can choose the few node
  * folders it needs in full from a listing of all of them that costs one
  * getdents64() pass per node folder. Files and folders of other types are
@@ -387,12 +394,13 @@ list_node_part (gpointer data)
  * folders than cores are listed in full, as for smdebug's "any" node), and
  * the runs are joined in order. */
 void
-_smprof_local_source_list_node_folder (SmprofLocalSource *self,
-                                       SmprofListing     *listing,
-                                       const char        *relative,
-                                       gboolean           names_only,
-                                       guint              n_parts,
-                                       GCancellable      *cancellable)
+_smprof_local_source_list_node_folder (SmprofLocalSource          *self,
+                                       const SmprofListingOptions *options,
+                                       SmprofListing              *listing,
+                                       const char                 *relative,
+                                       gboolean                    names_only,
+                                       guint                       n_parts,
+                                       GCancellable               *cancellable)
 {
   g_autofree char *path = g_build_filename (self->root, relative, NULL);
   g_autoptr(GArray) names = NULL;
@@ -410,30 +418,24 @@ _smprof_local_source_list_node_folder (SmprofLocalSource *self,
     }
 
   if (names_only || n_parts < 2 || names->len < MIN_SPLIT_ENTRIES)
-    list_node_entries (self, listing, fd, relative, names, 0, names->len, names_only, cancellable);
+    list_node_entries (self, options, listing, fd, relative, names, 0, names->len, names_only, cancellable);
   else
     {
-      g_autofree NodePart *parts = g_new0 (NodePart, n_parts);
-      g_autofree GThread **threads = g_new0 (GThread *, n_parts);
-
-      for (guint p = 0; p < n_parts; p++)
-        {
-          parts[p] = (NodePart) { self, p == 0 ? listing : smprof_listing_new (), fd, relative, names,
-                                  (guint) ((guint64) names->len * p / n_parts),
-                                  (guint) ((guint64) names->len * (p + 1) / n_parts), cancellable };
-          parts[p].listing->stats_only = listing->stats_only;
-          if (p > 0)
-            threads[p] = g_thread_new ("smprof-list", list_node_part, &parts[p]);
-        }
+      g_autofree SmprofListing **listings = g_new0 (SmprofListing *, n_parts);
+      NodeParts parts = { self, options, listings, fd, relative, names, n_parts, cancellable };
 
       /* The first run goes straight into @listing, the others after it. */
-      list_node_part (&parts[0]);
+      listings[0] = listing;
+      for (guint p = 1; p < n_parts; p++)
+        listings[p] = smprof_listing_new ();
+
+      smprof_parallel_for ("smprof-list", n_parts, n_parts, list_node_part, &parts, cancellable);
+
       for (guint p = 1; p < n_parts; p++)
         {
-          g_thread_join (threads[p]);
-          g_ptr_array_extend_and_steal (listing->entries, g_steal_pointer (&parts[p].listing->entries));
-          g_ptr_array_extend_and_steal (listing->problems, g_steal_pointer (&parts[p].listing->problems));
-          g_free (parts[p].listing);
+          g_ptr_array_extend_and_steal (listing->entries, g_steal_pointer (&listings[p]->entries));
+          g_ptr_array_extend_and_steal (listing->problems, g_steal_pointer (&listings[p]->problems));
+          g_free (listings[p]);
         }
     }
 

@@ -24,22 +24,24 @@ struct _SmprofLocalSource
 gboolean _smprof_local_source_is_directory (const char *path);
 
 /* smprof-local-source-listing.c */
-void       _smprof_local_source_add_io_problem     (SmprofListing  *listing,
-                                                    const char     *relative,
-                                                    GError         *error);
-GPtrArray *_smprof_local_source_read_sorted_folder (const char     *path,
-                                                    GError        **error);
-gboolean   _smprof_local_source_list               (SmprofSource   *source,
-                                                    SmprofListing  *listing,
-                                                    GCancellable   *cancellable,
-                                                    GError        **error);
+void       _smprof_local_source_add_io_problem     (SmprofListing               *listing,
+                                                    const char                  *relative,
+                                                    GError                      *error);
+GPtrArray *_smprof_local_source_read_sorted_folder (const char                  *path,
+                                                    GError                     **error);
+gboolean   _smprof_local_source_list               (SmprofSource                *source,
+                                                    const SmprofListingOptions  *options,
+                                                    SmprofListing               *listing,
+                                                    GCancellable                *cancellable,
+                                                    GError                     **error);
 
 /* smprof-local-source-node.c */
-void _smprof_local_source_list_node_folder (SmprofLocalSource *self,
-                                            SmprofListing     *listing,
-                                            const char        *relative,
-                                            gboolean           names_only,
-                                            guint              n_parts,
-                                            GCancellable      *cancellable);
+void _smprof_local_source_list_node_folder (SmprofLocalSource          *self,
+                                            const SmprofListingOptions *options,
+                                            SmprofListing              *listing,
+                                            const char                 *relative,
+                                            gboolean                    names_only,
+                                            guint                       n_parts,
+                                            GCancellable               *cancellable);
 
 G_END_DECLS

@@ -125,17 +125,33 @@ smprof_source_dup_file_location (SmprofSource *self,
   return SMPROF_SOURCE_GET_IFACE (self)->dup_file_location (self, path);
 }
 
+/**
+ * smprof_source_list:
+ * @self: a source
+ * @options: (nullable): what to list how; %NULL lists everything in full
+ * @listing: where to add what is found, and what cannot be read
+ * @cancellable: (nullable): a #GCancellable
+ * @error: a location for a #GError, or %NULL
+ *
+ * Lists the job (see #SmprofListing). Blocks: call it from a worker thread.
+ *
+ * Returns: %FALSE if the job cannot be listed at all, or on cancellation
+ */
 gboolean
-smprof_source_list (SmprofSource   *self,
-                    SmprofListing  *listing,
-                    GCancellable   *cancellable,
-                    GError        **error)
+smprof_source_list (SmprofSource                *self,
+                    const SmprofListingOptions  *options,
+                    SmprofListing               *listing,
+                    GCancellable                *cancellable,
+                    GError                     **error)
 {
+  static const SmprofListingOptions everything = { 0 };
+
   g_return_val_if_fail (SMPROF_IS_SOURCE (self), FALSE);
   g_return_val_if_fail (listing != NULL, FALSE);
   g_return_val_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable), FALSE);
 
-  return SMPROF_SOURCE_GET_IFACE (self)->list (self, listing, cancellable, error);
+  return SMPROF_SOURCE_GET_IFACE (self)->list (self, options != NULL ? options : &everything, listing,
+                                               cancellable, error);
 }
 
 GBytes *

@@ -1,4 +1,4 @@
-/* smprof-source.h: where a job's files come from (a local folder, later S3)
+/* smprof-source.h: where a job's files come from (a local folder, an S3 prefix)
  *
  * SPDX-FileCopyrightText: 2026 The smprof authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -42,25 +42,38 @@ typedef struct
 } SmprofListingEntry;
 
 /**
- * SmprofListing:
- * @entries: (element-type SmprofListingEntry): what was found
- * @problems: (element-type SmprofProblem): what could not be read
- * @stats_only: set by the caller, before listing, when it needs nothing else
- *   from an interval folder that holds a stats file (`python_stats`,
- *   `python_stats.json`): a source may then list its stats files alone,
- *   without reading the folder, which halves the cost of listing a local
- *   job. Folders without one are listed in full.
- * @names_only: set by the caller, before listing, to have node folders listed
- *   by the names of their interval folders alone (%SMPROF_LISTING_FOLDER
- *   entries, nothing looked up inside them), except those in @full_nodes. A
- *   source may ignore it and list everything; the job index then sees no
- *   %SMPROF_LISTING_FOLDER entry.
+ * SmprofListingOptions:
+ * @stats_only: the caller needs nothing else from an interval folder that
+ *   holds a stats file (`python_stats`, `python_stats.json`): a source may
+ *   then list its stats files alone, without reading the folder, which
+ *   halves the cost of listing a local job. Folders without one are listed
+ *   in full.
+ * @names_only: node folders are listed by the names of their interval
+ *   folders alone (%SMPROF_LISTING_FOLDER entries, nothing looked up inside
+ *   them), except those in @full_nodes. A source may ignore it and list
+ *   everything; the job index then sees no %SMPROF_LISTING_FOLDER entry.
  * @full_nodes: (nullable): with @names_only, the node folders (paths relative
  *   to the job root, as a set) to list in full all the same
  * @names_cache: (nullable): with @names_only, a table the caller owns (node
  *   folder path to #SmprofListing, freed with smprof_listing_free()) where a
  *   source may keep what it listed by name, to copy it from there when the
  *   caller lists again with the same table and more @full_nodes
+ *
+ * What a caller asks of smprof_source_list(). All zero (or %NULL options):
+ * everything, in full.
+ */
+typedef struct
+{
+  gboolean    stats_only;
+  gboolean    names_only;
+  GHashTable *full_nodes;
+  GHashTable *names_cache;
+} SmprofListingOptions;
+
+/**
+ * SmprofListing:
+ * @entries: (element-type SmprofListingEntry): what was found
+ * @problems: (element-type SmprofProblem): what could not be read
  *
  * What a source found below `framework/`: every file in node and interval
  * folders, interval folders without files, and what it could not read.
@@ -70,12 +83,8 @@ typedef struct
  */
 typedef struct
 {
-  GPtrArray  *entries;   /* SmprofListingEntry */
-  GPtrArray  *problems;  /* SmprofProblem */
-  gboolean    stats_only;
-  gboolean    names_only;
-  GHashTable *full_nodes;
-  GHashTable *names_cache;
+  GPtrArray *entries;    /* SmprofListingEntry */
+  GPtrArray *problems;   /* SmprofProblem */
 } SmprofListing;
 
 SmprofListing *smprof_listing_new         (void);
@@ -100,7 +109,8 @@ G_DECLARE_INTERFACE (SmprofSource, smprof_source, SMPROF, SOURCE, GObject)
  * SmprofSourceInterface:
  * @dup_location: the job root as a user would name it (a path, an s3:// URI)
  * @dup_file_location: where one file of the job lives, as a user would name it
- * @list: fills a listing; called from a worker thread
+ * @list: fills a listing as the options ask (never %NULL here); called from
+ *   a worker thread
  * @load: reads one file; called from worker threads, concurrently
  * @prefetch: optional: makes many files quick to load, in parallel as the
  *   source sees fit (a remote source downloads them over its connection
@@ -116,10 +126,11 @@ struct _SmprofSourceInterface
   char     *(*dup_location)      (SmprofSource   *self);
   char     *(*dup_file_location) (SmprofSource   *self,
                                   const char     *path);
-  gboolean  (*list)              (SmprofSource   *self,
-                                  SmprofListing  *listing,
-                                  GCancellable   *cancellable,
-                                  GError        **error);
+  gboolean  (*list)              (SmprofSource               *self,
+                                  const SmprofListingOptions *options,
+                                  SmprofListing              *listing,
+                                  GCancellable               *cancellable,
+                                  GError                    **error);
   GBytes   *(*load)              (SmprofSource   *self,
                                   const char     *path,
                                   GCancellable   *cancellable,
@@ -130,21 +141,22 @@ struct _SmprofSourceInterface
                                   GError             **error);
 };
 
-char     *smprof_source_dup_location      (SmprofSource   *self);
-char     *smprof_source_dup_file_location (SmprofSource   *self,
-                                           const char     *path);
-gboolean  smprof_source_list              (SmprofSource   *self,
-                                           SmprofListing  *listing,
-                                           GCancellable   *cancellable,
-                                           GError        **error);
-GBytes   *smprof_source_load              (SmprofSource   *self,
-                                           const char     *path,
-                                           GCancellable   *cancellable,
-                                           GError        **error);
-gboolean  smprof_source_prefetch          (SmprofSource        *self,
-                                           const char * const  *paths,
-                                           GCancellable        *cancellable,
-                                           GError             **error);
+char     *smprof_source_dup_location      (SmprofSource                *self);
+char     *smprof_source_dup_file_location (SmprofSource                *self,
+                                           const char                  *path);
+gboolean  smprof_source_list              (SmprofSource                *self,
+                                           const SmprofListingOptions  *options,
+                                           SmprofListing               *listing,
+                                           GCancellable                *cancellable,
+                                           GError                     **error);
+GBytes   *smprof_source_load              (SmprofSource                *self,
+                                           const char                  *path,
+                                           GCancellable                *cancellable,
+                                           GError                     **error);
+gboolean  smprof_source_prefetch          (SmprofSource                *self,
+                                           const char * const          *paths,
+                                           GCancellable                *cancellable,
+                                           GError                     **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SmprofListing, smprof_listing_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SmprofProblem, smprof_problem_free)

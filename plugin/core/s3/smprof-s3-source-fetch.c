@@ -10,6 +10,7 @@
 
 #include "config.h"
 
+#include "smprof-parallel.h"
 #include "smprof-s3-cache.h"
 #include "smprof-s3-client.h"
 #include "smprof-s3-source-private.h"
@@ -18,32 +19,23 @@
 
 typedef struct
 {
-  GPtrArray    *items;
-  WorkFunc      func;
-  gpointer      user_data;
-  GCancellable *cancellable;
-  int           next;   /* atomic */
+  GPtrArray *items;
+  WorkFunc   func;
+  gpointer   user_data;
 } Work;
 
-static gpointer
-work_thread (gpointer data)
+static void
+work_on_item (guint    index,
+              gpointer data)
 {
   Work *work = data;
-  int index;
 
-  while ((index = g_atomic_int_add (&work->next, 1)) < (int) work->items->len)
-    {
-      if (g_cancellable_is_cancelled (work->cancellable))
-        break;
-      work->func (g_ptr_array_index (work->items, index), work->user_data);
-    }
-
-  return NULL;
+  work->func (g_ptr_array_index (work->items, index), work->user_data);
 }
 
 /* Runs @func on every item with at most @n_threads at once, the calling
- * thread among them. Each thread makes blocking requests, so this is the
- * connection pool's width too. */
+ * thread among them (smprof_parallel_for()). Each thread makes blocking
+ * requests, so this is the connection pool's width too. */
 void
 _smprof_s3_source_run_parallel (GPtrArray    *items,
                                 guint         n_threads,
@@ -51,15 +43,9 @@ _smprof_s3_source_run_parallel (GPtrArray    *items,
                                 gpointer      user_data,
                                 GCancellable *cancellable)
 {
-  g_autoptr(GPtrArray) threads = g_ptr_array_new ();
-  Work work = { items, func, user_data, cancellable, 0 };
+  Work work = { items, func, user_data };
 
-  n_threads = MIN (n_threads, items->len);
-  for (guint i = 1; i < n_threads; i++)
-    g_ptr_array_add (threads, g_thread_new ("smprof-s3", work_thread, &work));
-  work_thread (&work);
-  for (guint i = 0; i < threads->len; i++)
-    g_thread_join (g_ptr_array_index (threads, i));
+  smprof_parallel_for ("smprof-s3", items->len, n_threads, work_on_item, &work, cancellable);
 }
 
 /* Loading ------------------------------------------------------------------------ */

@@ -581,11 +581,14 @@ smprof_s3_source_dup_file_location (SmprofSource *source,
   return g_strdup_printf ("s3://%s/%s", self->bucket, key);
 }
 
+/* Lists everything, whatever the options: listing S3 costs the same
+ * requests either way. */
 static gboolean
-smprof_s3_source_list (SmprofSource   *source,
-                       SmprofListing  *listing,
-                       GCancellable   *cancellable,
-                       GError        **error)
+smprof_s3_source_list (SmprofSource                *source,
+                       const SmprofListingOptions  *options,
+                       SmprofListing               *listing,
+                       GCancellable                *cancellable,
+                       GError                     **error)
 {
   SmprofS3Source *self = SMPROF_S3_SOURCE (source);
   gboolean ok;
