@@ -21,6 +21,9 @@ struct _FakeBucket
   guint       n_gets;
   GHashTable *gets;          /* key -> count */
   gulong      get_delay_us;  /* each GetObject answers this late */
+  gboolean    repeat_seams;  /* each page starts with the last entry of the one before */
+  GHashTable *failing_lists; /* prefix -> listings of it still to answer 503 */
+  GHashTable *looping_lists; /* prefixes whose continuation tokens go round */
   FakeServer *server;
 };
 
@@ -45,6 +48,7 @@ list_objects (FakeBucket        *bucket,
   const char *max_text = g_hash_table_lookup (params, "max-keys");
   guint max = max_text != NULL ? (guint) g_ascii_strtoull (max_text, NULL, 10) : bucket->page_size;
   guint start = token != NULL ? (guint) g_ascii_strtoull (token, NULL, 10) : 0;
+  gboolean looping = g_hash_table_contains (bucket->looping_lists, prefix != NULL ? prefix : "");
   g_autoptr(GPtrArray) keys = g_ptr_array_new ();
   g_autoptr(GString) out = g_string_new ("<?xml version=\"1.0\"?><ListBucketResult>");
   g_autofree char *last_prefix = NULL;
@@ -53,6 +57,23 @@ list_objects (FakeBucket        *bucket,
 
   if (prefix == NULL)
     prefix = "";
+
+  {
+    guint left = GPOINTER_TO_UINT (g_hash_table_lookup (bucket->failing_lists, prefix));
+
+    if (left > 0)
+      {
+        if (left != G_MAXUINT)
+          g_hash_table_replace (bucket->failing_lists, g_strdup (prefix), GUINT_TO_POINTER (left - 1));
+        fake_server_respond (message, 503, "<Error><Code>ServiceUnavailable</Code>"
+                                           "<Message>Please reduce your request rate.</Message></Error>");
+        return;
+      }
+  }
+
+  /* The seam of two pages: the entry before the token, once more. */
+  if (bucket->repeat_seams && start > 0)
+    start--;
 
   {
     GTreeNode *node;
@@ -96,7 +117,11 @@ list_objects (FakeBucket        *bucket,
   while (i < keys->len && last_prefix != NULL && g_str_has_prefix (g_ptr_array_index (keys, i), last_prefix))
     i++;
 
-  if (i < keys->len)
+  /* A looping listing sends the first page's token again and again. */
+  if (looping && token != NULL)
+    g_string_append_printf (out, "<IsTruncated>true</IsTruncated><NextContinuationToken>%s</NextContinuationToken>",
+                            token);
+  else if (i < keys->len)
     g_string_append_printf (out, "<IsTruncated>true</IsTruncated><NextContinuationToken>%u</NextContinuationToken>", i);
   else
     g_string_append (out, "<IsTruncated>false</IsTruncated>");
@@ -204,6 +229,8 @@ fake_bucket_new (guint page_size)
   self->objects = g_tree_new_full (compare_keys, NULL, g_free, (GDestroyNotify) g_bytes_unref);
   self->failing = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->gets = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->failing_lists = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->looping_lists = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->page_size = page_size > 0 ? page_size : 1000;
   self->server = fake_server_new (bucket_handler, self);
 
@@ -255,6 +282,47 @@ fake_bucket_set_get_delay (FakeBucket *self,
 {
   g_mutex_lock (&self->lock);
   self->get_delay_us = microseconds;
+  g_mutex_unlock (&self->lock);
+}
+
+/* Every page after the first starts with the last entry of the page before:
+ * a key (or common prefix) comes twice, as some S3-compatible servers send. */
+void
+fake_bucket_set_repeat_seams (FakeBucket *self,
+                              gboolean    repeat)
+{
+  g_mutex_lock (&self->lock);
+  self->repeat_seams = repeat;
+  g_mutex_unlock (&self->lock);
+}
+
+/* The next @times listings of exactly @prefix answer 503 ServiceUnavailable
+ * (G_MAXUINT: all of them; 0: none any more). */
+void
+fake_bucket_fail_listings (FakeBucket *self,
+                           const char *prefix,
+                           guint       times)
+{
+  g_mutex_lock (&self->lock);
+  if (times == 0)
+    g_hash_table_remove (self->failing_lists, prefix);
+  else
+    g_hash_table_replace (self->failing_lists, g_strdup (prefix), GUINT_TO_POINTER (times));
+  g_mutex_unlock (&self->lock);
+}
+
+/* Listings of exactly @prefix never end: after the first page, every page
+ * gives the continuation token it was asked with. */
+void
+fake_bucket_set_looping_listing (FakeBucket *self,
+                                 const char *prefix,
+                                 gboolean    looping)
+{
+  g_mutex_lock (&self->lock);
+  if (looping)
+    g_hash_table_add (self->looping_lists, g_strdup (prefix));
+  else
+    g_hash_table_remove (self->looping_lists, prefix);
   g_mutex_unlock (&self->lock);
 }
 
@@ -316,6 +384,8 @@ fake_bucket_free (FakeBucket *self)
   g_tree_unref (self->objects);
   g_hash_table_unref (self->failing);
   g_hash_table_unref (self->gets);
+  g_hash_table_unref (self->failing_lists);
+  g_hash_table_unref (self->looping_lists);
   g_mutex_clear (&self->lock);
   g_free (self);
 }

@@ -398,6 +398,142 @@ test_step_events (Fixture       *fixture,
     }
 }
 
+/* The sums of what every cProfile record of @job read: calls and self time. */
+static void
+job_totals (SmprofJob *job,
+            gint64    *calls,
+            double    *seconds)
+{
+  GPtrArray *records = smprof_job_get_records (job, SMPROF_PROFILER_CPROFILE);
+
+  g_assert_true (smprof_job_load_stats (job, records, NULL, NULL));
+  *calls = 0;
+  *seconds = 0;
+  for (guint i = 0; i < records->len; i++)
+    {
+      SmprofRecord *record = g_ptr_array_index (records, i);
+
+      g_assert_nonnull (record->pstats);
+      *calls += record->pstats->total_calls;
+      *seconds += record->pstats->total_tt;
+    }
+}
+
+/* How many of @job's problems hold @needle in their path or message. */
+static guint
+count_problems (SmprofJob  *job,
+                const char *needle)
+{
+  g_autoptr(GPtrArray) problems = smprof_job_dup_problems (job);
+  guint n = 0;
+
+  for (guint i = 0; i < problems->len; i++)
+    {
+      SmprofProblem *problem = g_ptr_array_index (problems, i);
+
+      if (strstr (problem->path, needle) != NULL || strstr (problem->message, needle) != NULL)
+        n++;
+    }
+
+  return n;
+}
+
+/* Pages that repeat the last key (and common prefix) of the page before:
+ * every interval counted once, the totals of the local copy, and one
+ * problem that says so. */
+static void
+test_repeated_keys (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  SmprofS3SourceOptions options = { .no_cache = TRUE };
+  g_autoptr(SmprofSource) source = NULL;
+  g_autoptr(SmprofSource) local_source = smprof_local_source_new (fixture->local, NULL);
+  g_autoptr(SmprofJob) job = NULL;
+  g_autoptr(SmprofJob) local = load_job (local_source);
+  g_autoptr(GPtrArray) problems = NULL;
+  gint64 calls, local_calls;
+  double seconds, local_seconds;
+
+  fake_bucket_set_repeat_seams (fixture->bucket, TRUE);
+  source = open_s3 ("s3://bucket/" ROOT, &options);
+  job = load_job (source);
+
+  g_assert_cmpuint (count_records (job), ==, count_records (local));
+  job_totals (job, &calls, &seconds);
+  job_totals (local, &local_calls, &local_seconds);
+  g_assert_cmpint (calls, ==, local_calls);
+  g_assert_cmpfloat_with_epsilon (seconds, local_seconds, 1e-9 * local_seconds);
+
+  problems = smprof_job_dup_problems (job);
+  g_assert_cmpuint (problems->len, ==, 1);
+  g_assert_nonnull (strstr (((SmprofProblem *) g_ptr_array_index (problems, 0))->message, "repeated"));
+}
+
+typedef enum
+{
+  LISTING_FAILS,
+  LISTING_LOOPS,
+} ListingFault;
+
+/* A node whose listing fails (503 on every attempt) or never ends: the job
+ * opens without it and names it; that listing is not cached, so the next
+ * open, S3 healthy again, lists S3 and has the node, with no problem. */
+static void
+test_incomplete_listing_not_cached (Fixture       *fixture,
+                                    gconstpointer  data)
+{
+  ListingFault fault = GPOINTER_TO_INT (data);
+  SmprofS3SourceOptions options = { .cache_dir = fixture->cache, .max_attempts = 2 };
+  const char *node_prefix = ROOT "/framework/pytorch/cprofile/1-algo-2/";
+  g_autoptr(SmprofSource) local_source = smprof_local_source_new (fixture->local, NULL);
+  g_autoptr(SmprofJob) local = load_job (local_source);
+  guint n_lists;
+
+  if (fault == LISTING_FAILS)
+    fake_bucket_fail_listings (fixture->bucket, node_prefix, G_MAXUINT);
+  else
+    fake_bucket_set_looping_listing (fixture->bucket, node_prefix, TRUE);
+
+  {
+    g_autoptr(SmprofSource) source = open_s3 ("s3://bucket/" ROOT, &options);
+    g_autoptr(SmprofJob) job = load_job (source);
+    g_auto(GStrv) nodes = smprof_job_dup_node_ids (job, SMPROF_PROFILER_CPROFILE);
+
+    g_assert_cmpuint (g_strv_length (nodes), ==, 1);
+    g_assert_cmpstr (nodes[0], ==, "0-algo-1");
+    g_assert_cmpuint (count_problems (job, "1-algo-2"), ==, 1);
+  }
+
+  fake_bucket_fail_listings (fixture->bucket, node_prefix, 0);
+  fake_bucket_set_looping_listing (fixture->bucket, node_prefix, FALSE);
+  n_lists = fake_bucket_get_n_lists (fixture->bucket);
+
+  {
+    g_autoptr(SmprofSource) source = open_s3 ("s3://bucket/" ROOT, &options);
+    g_autoptr(SmprofJob) job = load_job (source);
+    g_auto(GStrv) nodes = smprof_job_dup_node_ids (job, SMPROF_PROFILER_CPROFILE);
+    g_autoptr(GPtrArray) problems = smprof_job_dup_problems (job);
+    SmprofS3Progress progress;
+
+    smprof_s3_source_get_progress (SMPROF_S3_SOURCE (source), &progress);
+    g_assert_false (progress.listing_from_cache);
+    g_assert_cmpuint (fake_bucket_get_n_lists (fixture->bucket), >, n_lists);
+    g_assert_cmpuint (g_strv_length (nodes), ==, 2);
+    g_assert_cmpuint (count_records (job), ==, count_records (local));
+    g_assert_cmpuint (problems->len, ==, 0);
+  }
+
+  /* complete, it was cached: a third open sends no listing */
+  n_lists = fake_bucket_get_n_lists (fixture->bucket);
+  {
+    g_autoptr(SmprofSource) source = open_s3 ("s3://bucket/" ROOT, &options);
+    g_autoptr(SmprofJob) job = load_job (source);
+
+    g_assert_cmpuint (fake_bucket_get_n_lists (fixture->bucket), ==, n_lists);
+    g_assert_cmpuint (count_records (job), ==, count_records (local));
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -412,7 +548,12 @@ main (int   argc,
   ADD ("/s3-source/deeper-prefix", test_deeper_prefix);
   ADD ("/s3-source/not-a-job", test_not_a_job);
   ADD ("/s3-source/step-events", test_step_events);
+  ADD ("/s3-source/repeated-keys", test_repeated_keys);
 #undef ADD
+  g_test_add ("/s3-source/failed-listing-not-cached", Fixture, GINT_TO_POINTER (LISTING_FAILS),
+              fixture_set_up, test_incomplete_listing_not_cached, fixture_tear_down);
+  g_test_add ("/s3-source/looping-listing-not-cached", Fixture, GINT_TO_POINTER (LISTING_LOOPS),
+              fixture_set_up, test_incomplete_listing_not_cached, fixture_tear_down);
   g_test_add_func ("/s3-source/bad-uris", test_bad_uris);
 
   return g_test_run ();

@@ -51,6 +51,7 @@ _smprof_s3_found_new (void)
 
   found->entries = g_ptr_array_new_with_free_func (entry_free);
   found->problems = g_ptr_array_new_with_free_func (problem_free);
+  found->complete = TRUE;
 
   return found;
 }
@@ -266,7 +267,7 @@ _smprof_s3_source_list_into (SmprofS3Source  *self,
       if (found == NULL)
         return FALSE;
 
-      if (self->cache != NULL)
+      if (self->cache != NULL && found->complete)
         {
           g_autoptr(GBytes) serialized = _smprof_s3_listing_serialize (root, scope, depth, found);
           g_autoptr(GError) local_error = NULL;

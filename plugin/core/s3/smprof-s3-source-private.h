@@ -30,11 +30,14 @@ typedef struct
   char *message;
 } SmprofS3FoundProblem;
 
-/* What one listing (live or cached) found, in the order the index gets it. */
+/* What one listing (live or cached) found, in the order the index gets it.
+ * A listing is complete when every request it made was answered: only a
+ * complete one is cached, since a transient failure must not outlive it. */
 typedef struct
 {
   GPtrArray *entries;   /* SmprofS3FoundEntry */
   GPtrArray *problems;  /* SmprofS3FoundProblem */
+  gboolean   complete;
 } SmprofS3Found;
 
 void           _smprof_s3_found_free        (SmprofS3Found  *found);
