@@ -45,19 +45,37 @@ typedef struct
 {
   const char          *method;
   const char          *bucket;
-  const char          *key;       /* NULL: the bucket itself */
+  const char          *key;            /* NULL: the bucket itself */
   const SmprofAwsPair *query;
   guint                n_query;
-  const char          *what;      /* s3://bucket/key, for messages */
-  guint64              max_body;  /* a 2xx body longer than this is refused */
+  const char          *what;           /* s3://bucket/key, for messages */
+  guint64              expected_size;  /* the listed size, G_MAXUINT64 if unknown */
+  guint64              max_body;       /* a 2xx body longer than this is refused */
+  SmprofS3Sink        *sink;           /* where a 2xx body goes */
 } Request;
 
+/* A sink that keeps the body in memory (listings, and objects without a
+ * cache), in one block of the size the answer announces. */
+typedef struct
+{
+  SmprofS3Sink  parent;
+  guint8       *data;
+  gsize         length;
+  gsize         allocated;
+} MemorySink;
+
+void    _smprof_s3_memory_sink_init  (MemorySink *sink);
+GBytes *_smprof_s3_memory_sink_steal (MemorySink *sink);
+void    _smprof_s3_memory_sink_clear (MemorySink *sink);
+
 gboolean     _smprof_s3_client_region_is_valid (const char            *region);
+char        *_smprof_s3_client_error_document_said (const char        *data,
+                                                    gsize              length);
 SoupMessage *_smprof_s3_client_build_message   (SmprofS3Client        *self,
                                                 const Request         *request,
                                                 const char            *region,
                                                 SmprofAwsCredentials  *credentials);
-GBytes      *_smprof_s3_client_perform         (SmprofS3Client        *self,
+gboolean     _smprof_s3_client_perform         (SmprofS3Client        *self,
                                                 const Request         *request,
                                                 char                 **etag,
                                                 GCancellable          *cancellable,

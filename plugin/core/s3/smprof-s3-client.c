@@ -343,9 +343,9 @@ _smprof_s3_client_build_message (SmprofS3Client        *self,
 }
 
 /* "Code: Message" of an S3 <Error> document, or NULL if @data is none. */
-static char *
-error_document_said (const char *data,
-                     gsize       length)
+char *
+_smprof_s3_client_error_document_said (const char *data,
+                                       gsize       length)
 {
   g_autoptr(SmprofS3ErrorResponse) response = smprof_s3_error_response_parse (data, length);
 
@@ -386,7 +386,8 @@ smprof_s3_client_list_objects (SmprofS3Client  *self,
   g_autofree char *what = g_strdup_printf ("s3://%s/%s", bucket, prefix != NULL ? prefix : "");
   g_autoptr(GBytes) body = NULL;
   SmprofAwsPair query[6];
-  Request request = { "GET", bucket, NULL, query, 0, what, MAX_LISTING_BODY };
+  MemorySink sink;
+  Request request = { "GET", bucket, NULL, query, 0, what, G_MAXUINT64, MAX_LISTING_BODY, &sink.parent };
   gsize length;
   const char *data;
 
@@ -404,17 +405,20 @@ smprof_s3_client_list_objects (SmprofS3Client  *self,
   if (max_keys > 0)
     query[request.n_query++] = (SmprofAwsPair) { "max-keys", max_keys_text };
 
-  body = _smprof_s3_client_perform (self, &request, NULL, cancellable, error);
-  if (body == NULL)
-    return NULL;
-
+  _smprof_s3_memory_sink_init (&sink);
+  if (!_smprof_s3_client_perform (self, &request, NULL, cancellable, error))
+    {
+      _smprof_s3_memory_sink_clear (&sink);
+      return NULL;
+    }
+  body = _smprof_s3_memory_sink_steal (&sink);
   data = g_bytes_get_data (body, &length);
 
   /* A 200 answer holding an <Error> document (a proxy or an S3-compatible
    * server may send one): read as a listing it would only say "expected a
    * ListBucketResult", so say what the server said. */
   {
-    g_autofree char *said = error_document_said (data != NULL ? data : "", length);
+    g_autofree char *said = _smprof_s3_client_error_document_said (data != NULL ? data : "", length);
 
     if (said != NULL)
       {
@@ -427,18 +431,129 @@ smprof_s3_client_list_objects (SmprofS3Client  *self,
   return smprof_s3_list_page_parse (data != NULL ? data : "", length, error);
 }
 
+/* A sink in front of another that keeps a copy of a small body starting
+ * with '<': it may be an S3 <Error> document sent with a 200. A cProfile
+ * dump never starts with '<' and a Pyinstrument session starts with '{'. */
+#define MAX_ERROR_DOCUMENT (64 * 1024)
+
+typedef struct
+{
+  SmprofS3Sink  parent;
+  SmprofS3Sink *inner;
+  GByteArray   *start;   /* NULL once the body cannot be an error document */
+} CheckingSink;
+
+static gboolean
+checking_sink_begin (SmprofS3Sink  *sink,
+                     gint64         length,
+                     GError       **error)
+{
+  CheckingSink *self = (CheckingSink *) sink;
+
+  g_clear_pointer (&self->start, g_byte_array_unref);
+  if (length < 0 || length <= MAX_ERROR_DOCUMENT)
+    self->start = g_byte_array_new ();
+
+  return self->inner->begin (self->inner, length, error);
+}
+
+static gboolean
+checking_sink_write (SmprofS3Sink  *sink,
+                     const guint8  *data,
+                     gsize          length,
+                     GError       **error)
+{
+  CheckingSink *self = (CheckingSink *) sink;
+
+  if (self->start != NULL)
+    {
+      if ((self->start->len == 0 && length > 0 && data[0] != '<') ||
+          self->start->len + length > MAX_ERROR_DOCUMENT)
+        g_clear_pointer (&self->start, g_byte_array_unref);
+      else
+        g_byte_array_append (self->start, data, length);
+    }
+
+  return self->inner->write (self->inner, data, length, error);
+}
+
+/**
+ * smprof_s3_client_get_object_to:
+ * @self: a client
+ * @bucket: the bucket
+ * @key: the key
+ * @expected_size: its size as listed, %G_MAXUINT64 if unknown: a longer
+ *   answer is refused before it is read, and a shorter one is retried, then
+ *   refused; both with %SMPROF_S3_ERROR_CHANGED (the object changed since
+ *   it was listed)
+ * @max_size: when @expected_size is unknown, the longest answer read
+ * @sink: where the body goes as it arrives
+ * @etag: (out) (optional) (nullable): the ETag of what was read
+ * @cancellable: (nullable): a #GCancellable
+ * @error: a location for a #GError, or %NULL
+ *
+ * One GetObject, retried as needed (a body cut short, or not as long as it
+ * says, is retried like a reset); thread-safe. What @sink holds is the
+ * object only when this returns %TRUE.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+smprof_s3_client_get_object_to (SmprofS3Client  *self,
+                                const char      *bucket,
+                                const char      *key,
+                                guint64          expected_size,
+                                guint64          max_size,
+                                SmprofS3Sink    *sink,
+                                char           **etag,
+                                GCancellable    *cancellable,
+                                GError         **error)
+{
+  g_autofree char *what = NULL;
+  CheckingSink checking = { { checking_sink_begin, checking_sink_write }, sink, NULL };
+  Request request = { "GET", bucket, key, NULL, 0, NULL, expected_size, max_size, &checking.parent };
+  g_autofree char *said = NULL;
+  gboolean ok;
+
+  g_return_val_if_fail (SMPROF_IS_S3_CLIENT (self), FALSE);
+  g_return_val_if_fail (bucket != NULL && key != NULL && sink != NULL, FALSE);
+
+  what = g_strdup_printf ("s3://%s/%s", bucket, key);
+  request.what = what;
+
+  ok = _smprof_s3_client_perform (self, &request, etag, cancellable, error);
+  if (ok && checking.start != NULL && checking.start->len > 0)
+    said = _smprof_s3_client_error_document_said ((const char *) checking.start->data, checking.start->len);
+  g_clear_pointer (&checking.start, g_byte_array_unref);
+
+  /* A 200 answer holding an <Error> document: read as a profile it would
+   * only be "damaged", so say what the server said (and keep nothing). */
+  if (said != NULL)
+    {
+      if (etag != NULL)
+        g_clear_pointer (etag, g_free);
+      g_set_error (error, SMPROF_S3_ERROR, SMPROF_S3_ERROR_BAD_RESPONSE,
+                   _("%s was answered with an S3 error document (%s) instead of the object"),
+                   what, said);
+      return FALSE;
+    }
+
+  return ok;
+}
+
 /**
  * smprof_s3_client_get_object:
  * @self: a client
  * @bucket: the bucket
  * @key: the key
- * @expected_size: its size as listed, %G_MAXUINT64 if unknown; a longer
- *   answer is refused (%SMPROF_S3_ERROR_BAD_RESPONSE), not read
+ * @expected_size: its size as listed, %G_MAXUINT64 if unknown; see
+ *   smprof_s3_client_get_object_to()
  * @etag: (out) (optional) (nullable): the ETag of what was read
  * @cancellable: (nullable): a #GCancellable
  * @error: a location for a #GError, or %NULL
  *
- * One GetObject, retried as needed; thread-safe.
+ * smprof_s3_client_get_object_to() into memory, for an object whose size is
+ * listed or which is at most 2 GiB.
  *
  * Returns: (transfer full) (nullable): the whole object
  */
@@ -451,41 +566,85 @@ smprof_s3_client_get_object (SmprofS3Client  *self,
                              GCancellable    *cancellable,
                              GError         **error)
 {
-  g_autofree char *what = g_strdup_printf ("s3://%s/%s", bucket, key);
-  Request request = { "GET", bucket, key, NULL, 0, what,
-                      expected_size != G_MAXUINT64 ? expected_size : MAX_UNLISTED_OBJECT };
-  g_autoptr(GBytes) body = NULL;
-  gsize length;
-  const char *data;
+  MemorySink sink;
 
   g_return_val_if_fail (SMPROF_IS_S3_CLIENT (self), NULL);
   g_return_val_if_fail (bucket != NULL && key != NULL, NULL);
 
-  body = _smprof_s3_client_perform (self, &request, etag, cancellable, error);
-  if (body == NULL)
-    return NULL;
-
-  /* A 200 answer holding an <Error> document: read as a profile it would
-   * only be "damaged", so say what the server said (and cache nothing). A
-   * cProfile dump never starts with '<' and a Pyinstrument session starts
-   * with '{', so only a body that starts as XML is read as one. */
-  data = g_bytes_get_data (body, &length);
-  if (data != NULL &&
-      ((length >= 5 && memcmp (data, "<?xml", 5) == 0) ||
-       (length >= 6 && memcmp (data, "<Error", 6) == 0)))
+  _smprof_s3_memory_sink_init (&sink);
+  if (!smprof_s3_client_get_object_to (self, bucket, key, expected_size, MAX_UNLISTED_OBJECT, &sink.parent,
+                                       etag, cancellable, error))
     {
-      g_autofree char *said = error_document_said (data, length);
-
-      if (said != NULL)
-        {
-          if (etag != NULL)
-            g_clear_pointer (etag, g_free);
-          g_set_error (error, SMPROF_S3_ERROR, SMPROF_S3_ERROR_BAD_RESPONSE,
-                       _("%s was answered with an S3 error document (%s) instead of the object"),
-                       what, said);
-          return NULL;
-        }
+      _smprof_s3_memory_sink_clear (&sink);
+      return NULL;
     }
 
-  return g_steal_pointer (&body);
+  return _smprof_s3_memory_sink_steal (&sink);
+}
+
+/* Memory sinks ------------------------------------------------------------------ */
+
+static gboolean
+memory_sink_begin (SmprofS3Sink  *sink,
+                   gint64         length,
+                   GError       **error)
+{
+  MemorySink *self = (MemorySink *) sink;
+
+  self->length = 0;
+  /* exactly what is announced: a body costs its size, not the next power of two */
+  if (length >= 0 && (gsize) length != self->allocated && (guint64) length <= G_MAXSIZE)
+    {
+      self->data = g_realloc (self->data, MAX ((gsize) length, 1));
+      self->allocated = MAX ((gsize) length, 1);
+    }
+
+  return TRUE;
+}
+
+static gboolean
+memory_sink_write (SmprofS3Sink  *sink,
+                   const guint8  *data,
+                   gsize          length,
+                   GError       **error)
+{
+  MemorySink *self = (MemorySink *) sink;
+
+  if (self->length + length > self->allocated)
+    {
+      self->allocated = MAX (self->length + length, self->allocated * 2);
+      self->data = g_realloc (self->data, self->allocated);
+    }
+
+  memcpy (self->data + self->length, data, length);
+  self->length += length;
+
+  return TRUE;
+}
+
+void
+_smprof_s3_memory_sink_init (MemorySink *sink)
+{
+  *sink = (MemorySink) { { memory_sink_begin, memory_sink_write }, NULL, 0, 0 };
+}
+
+/* The body written, in a block of its size. */
+GBytes *
+_smprof_s3_memory_sink_steal (MemorySink *sink)
+{
+  guint8 *data = g_steal_pointer (&sink->data);
+  gsize length = sink->length;
+
+  if (length < sink->allocated)
+    data = g_realloc (data, MAX (length, 1));
+  sink->length = sink->allocated = 0;
+
+  return g_bytes_new_take (data, length);
+}
+
+void
+_smprof_s3_memory_sink_clear (MemorySink *sink)
+{
+  g_clear_pointer (&sink->data, g_free);
+  sink->length = sink->allocated = 0;
 }
