@@ -24,6 +24,10 @@ struct _FakeBucket
   gboolean    repeat_seams;  /* each page starts with the last entry of the one before */
   GHashTable *failing_lists; /* prefix -> listings of it still to answer 503 */
   GHashTable *looping_lists; /* prefixes whose continuation tokens go round */
+  GHashTable *cut_bodies;    /* key -> GETs still to answer with half the body */
+  gboolean    cut_closes;    /* ... saying "Connection: close" */
+  GHashTable *short_lengths; /* key -> GETs still to answer with a Content-Length of half */
+  gboolean    etag_differs;  /* GETs answer another ETag than listings give */
   FakeServer *server;
 };
 
@@ -130,6 +134,45 @@ list_objects (FakeBucket        *bucket,
   fake_server_respond (message, 200, out->str);
 }
 
+/* The answer to a GET of @bytes written by hand on the connection taken from
+ * libsoup: all of the headers, half of the body, then the connection closed,
+ * with or without a "Connection: close" to say it would be. */
+static void
+answer_cut (SoupServerMessage *message,
+            GBytes            *bytes,
+            const char        *etag,
+            gboolean           close_header)
+{
+  g_autoptr(GIOStream) stream = soup_server_message_steal_connection (message);
+  GOutputStream *out = g_io_stream_get_output_stream (stream);
+  gsize size = g_bytes_get_size (bytes);
+  g_autofree char *head = g_strdup_printf ("HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n"
+                                           "Content-Length: %" G_GSIZE_FORMAT "\r\nETag: %s\r\n%s\r\n",
+                                           size, etag, close_header ? "Connection: close\r\n" : "");
+
+  g_output_stream_write_all (out, head, strlen (head), NULL, NULL, NULL);
+  g_output_stream_write_all (out, g_bytes_get_data (bytes, NULL), size / 2, NULL, NULL, NULL);
+  g_output_stream_flush (out, NULL, NULL);
+  g_io_stream_close (stream, NULL, NULL);
+}
+
+/* Decrements @key's count in @table; whether it was above 0. */
+static gboolean
+take_one (GHashTable *table,
+          const char *key)
+{
+  guint left = GPOINTER_TO_UINT (g_hash_table_lookup (table, key));
+
+  if (left == 0)
+    return FALSE;
+  if (left == 1)
+    g_hash_table_remove (table, key);
+  else if (left != G_MAXUINT)
+    g_hash_table_replace (table, g_strdup (key), GUINT_TO_POINTER (left - 1));
+
+  return TRUE;
+}
+
 static void
 bucket_handler (SoupServerMessage *message,
                 const char        *path,
@@ -172,9 +215,25 @@ bucket_handler (SoupServerMessage *message,
     fake_server_respond (message, 500, "<Error><Code>InternalError</Code></Error>");
   else if (bytes == NULL)
     fake_server_respond (message, 404, "<Error><Code>NoSuchKey</Code></Error>");
-  else
+  else if (take_one (bucket->cut_bodies, key))
     {
       g_autofree char *etag = g_strdup_printf ("\"%u\"", g_bytes_hash (bytes));
+
+      answer_cut (message, bytes, etag, bucket->cut_closes);
+    }
+  else if (take_one (bucket->short_lengths, key))
+    {
+      g_autofree char *etag = g_strdup_printf ("\"%u\"", g_bytes_hash (bytes));
+
+      /* a whole answer, of half the object */
+      soup_message_headers_replace (soup_server_message_get_response_headers (message), "ETag", etag);
+      soup_server_message_set_status (message, 200, NULL);
+      soup_server_message_set_response (message, "application/octet-stream", SOUP_MEMORY_COPY,
+                                        g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes) / 2);
+    }
+  else
+    {
+      g_autofree char *etag = g_strdup_printf (bucket->etag_differs ? "\"get-%u\"" : "\"%u\"", g_bytes_hash (bytes));
 
       soup_message_headers_replace (soup_server_message_get_response_headers (message), "ETag", etag);
       soup_server_message_set_status (message, 200, NULL);
@@ -231,6 +290,8 @@ fake_bucket_new (guint page_size)
   self->gets = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->failing_lists = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->looping_lists = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->cut_bodies = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->short_lengths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->page_size = page_size > 0 ? page_size : 1000;
   self->server = fake_server_new (bucket_handler, self);
 
@@ -326,6 +387,79 @@ fake_bucket_set_looping_listing (FakeBucket *self,
   g_mutex_unlock (&self->lock);
 }
 
+/* The next @times GETs of @key send every header, half the body and close
+ * the connection; with @connection_close they say "Connection: close" first
+ * (a client then sees the end of the connection as the end of the body). */
+void
+fake_bucket_cut_body (FakeBucket *self,
+                      const char *key,
+                      guint       times,
+                      gboolean    connection_close)
+{
+  g_mutex_lock (&self->lock);
+  g_hash_table_replace (self->cut_bodies, g_strdup (key), GUINT_TO_POINTER (times));
+  self->cut_closes = connection_close;
+  g_mutex_unlock (&self->lock);
+}
+
+/* The next @times GETs of @key are whole answers of half the object: a
+ * Content-Length short of the listed size. */
+void
+fake_bucket_short_length (FakeBucket *self,
+                          const char *key,
+                          guint       times)
+{
+  g_mutex_lock (&self->lock);
+  g_hash_table_replace (self->short_lengths, g_strdup (key), GUINT_TO_POINTER (times));
+  g_mutex_unlock (&self->lock);
+}
+
+/* GETs answer another ETag than listings give for the same object, as some
+ * S3-compatible servers do. */
+void
+fake_bucket_set_etag_differs (FakeBucket *self,
+                              gboolean    differs)
+{
+  g_mutex_lock (&self->lock);
+  self->etag_differs = differs;
+  g_mutex_unlock (&self->lock);
+}
+
+/* Puts (or replaces) @key with @data, as an upload would. */
+void
+fake_bucket_put (FakeBucket *self,
+                 const char *key,
+                 GBytes     *data)
+{
+  g_mutex_lock (&self->lock);
+  g_tree_replace (self->objects, g_strdup (key), g_bytes_ref (data));
+  g_mutex_unlock (&self->lock);
+}
+
+GBytes *
+fake_bucket_dup_object (FakeBucket *self,
+                        const char *key)
+{
+  GBytes *bytes;
+
+  g_mutex_lock (&self->lock);
+  bytes = g_tree_lookup (self->objects, key);
+  if (bytes != NULL)
+    g_bytes_ref (bytes);
+  g_mutex_unlock (&self->lock);
+
+  return bytes;
+}
+
+void
+fake_bucket_remove_failing_key (FakeBucket *self,
+                                const char *key)
+{
+  g_mutex_lock (&self->lock);
+  g_hash_table_remove (self->failing, key);
+  g_mutex_unlock (&self->lock);
+}
+
 guint
 fake_bucket_get_n_lists (FakeBucket *self)
 {
@@ -386,6 +520,8 @@ fake_bucket_free (FakeBucket *self)
   g_hash_table_unref (self->gets);
   g_hash_table_unref (self->failing_lists);
   g_hash_table_unref (self->looping_lists);
+  g_hash_table_unref (self->cut_bodies);
+  g_hash_table_unref (self->short_lengths);
   g_mutex_clear (&self->lock);
   g_free (self);
 }

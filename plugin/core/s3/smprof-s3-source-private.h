@@ -71,6 +71,7 @@ struct _SmprofS3Source
 
   SmprofS3Client        *client;
   SmprofS3Cache         *cache;        /* NULL: nothing kept on disk */
+  guint64                max_object_size;
 
   GMutex                 lock;         /* guards what follows, up to callback_lock */
   char                  *root;         /* the job root's key prefix, "" for the bucket's root */

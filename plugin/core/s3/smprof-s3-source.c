@@ -63,6 +63,9 @@ smprof_s3_source_finalize (GObject *object)
   g_clear_pointer (&self->root, g_free);
   g_clear_pointer (&self->scope, g_free);
   g_clear_object (&self->client);
+  /* the run is over: the cache goes back under its limit */
+  if (self->cache != NULL)
+    smprof_s3_cache_close (self->cache);
   g_clear_object (&self->cache);
   g_clear_pointer (&self->objects, g_hash_table_unref);
   g_clear_pointer (&self->handoff, g_hash_table_unref);
@@ -509,6 +512,19 @@ smprof_s3_source_new (const char                   *uri,
       cache_size = SMPROF_S3_CACHE_DEFAULT_MAX_SIZE;
       if (text != NULL && !smprof_s3_cache_parse_size (text, &cache_size))
         g_warning ("SMPROF_S3_CACHE_MAX_SIZE=%s is not a size; using 1 GiB", text);
+    }
+
+  self->max_object_size = options->max_object_size;
+  if (self->max_object_size == 0)
+    {
+      const char *text = smprof_aws_env_get (NULL, "SMPROF_S3_MAX_OBJECT_SIZE");
+
+      self->max_object_size = SMPROF_S3_DEFAULT_MAX_OBJECT_SIZE;
+      if (text != NULL && (!smprof_s3_cache_parse_size (text, &self->max_object_size) || self->max_object_size == 0))
+        {
+          g_warning ("SMPROF_S3_MAX_OBJECT_SIZE=%s is not a size; using 256 MiB", text);
+          self->max_object_size = SMPROF_S3_DEFAULT_MAX_OBJECT_SIZE;
+        }
     }
 
   /* A limit of 0 turns the cache off. */
