@@ -260,6 +260,22 @@ _smprof_s3_listing_parse (GBytes  *bytes,
   return g_steal_pointer (&found);
 }
 
+/* An object's version (SmprofListingEntry.version): its ETag, hashed
+ * (FNV-1a); 0, "unknown", without one. */
+static guint64
+etag_version (const char *etag)
+{
+  guint64 hash = G_GUINT64_CONSTANT (0xcbf29ce484222325);
+
+  if (etag == NULL || etag[0] == '\0')
+    return 0;
+
+  for (const guchar *p = (const guchar *) etag; *p != '\0'; p++)
+    hash = (hash ^ *p) * G_GUINT64_CONSTANT (0x100000001b3);
+
+  return hash != 0 ? hash : 1;
+}
+
 static char *
 listing_id (SmprofS3Source *self)
 {
@@ -281,7 +297,7 @@ _smprof_s3_source_list_into (SmprofS3Source  *self,
   guint64 files = 0;
   guint depth = 0;
 
-  if (self->cache != NULL && !g_atomic_int_get (&self->refresh))
+  if (self->cache != NULL && !g_atomic_int_get (&self->refresh) && !listing->fresh)
     {
       g_autoptr(GBytes) cached = smprof_s3_cache_lookup_listing (self->cache, id);
 
@@ -326,7 +342,7 @@ _smprof_s3_source_list_into (SmprofS3Source  *self,
       Entry *entry = g_ptr_array_index (found->entries, i);
       const char *name = strrchr (entry->path, '/');
 
-      smprof_listing_add (listing, entry->path, entry->kind, entry->size);
+      smprof_listing_add_full (listing, entry->path, entry->kind, entry->size, etag_version (entry->etag));
 
       /* Timelines are fetched like stats files (the ETag keeps the cache
        * honest), but the progress counts stats files only. */
