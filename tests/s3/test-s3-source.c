@@ -1014,6 +1014,59 @@ test_cache_limit_after_run (Fixture       *fixture,
   g_assert_cmpuint (folder_size (fixture->cache), >, 0);
 }
 
+/* A live refresh of an S3 job: the listing comes from S3 though one is
+ * cached, an object S3 failed to send is asked for again on each refresh
+ * and counts once it comes, and nothing else is downloaded again. */
+static void
+test_reopen (Fixture       *fixture,
+             gconstpointer  data)
+{
+  SmprofS3SourceOptions options = { .cache_dir = fixture->cache, .max_attempts = 2 };
+  g_autoptr(SmprofSource) source = open_s3 ("s3://bucket/" ROOT, &options);
+  g_autoptr(SmprofJob) first = NULL;
+  g_autoptr(SmprofJob) second = NULL;
+  g_autoptr(SmprofJob) third = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *key = NULL;
+  SmprofRecord *victim;
+  SmprofJobChanges changes;
+  guint n_lists, n_gets;
+
+  first = smprof_job_open (source, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  victim = record_and_key (first, 6, &key);
+  fake_bucket_add_failing_key (fixture->bucket, key);
+  g_assert_true (smprof_job_load_stats (first, smprof_job_get_records (first, SMPROF_PROFILER_CPROFILE), NULL, NULL));
+  g_assert_true (victim->failed);
+
+  n_lists = fake_bucket_get_n_lists (fixture->bucket);
+  n_gets = fake_bucket_get_n_gets (fixture->bucket);
+  second = smprof_job_open (source, first, &changes, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (changes, ==, SMPROF_JOB_CHANGED_NOTHING);
+  g_assert_cmpuint (fake_bucket_get_n_lists (fixture->bucket), >, n_lists);
+  /* the failing object, asked again (twice: two attempts); the timelines
+   * come from the cache */
+  g_assert_cmpuint (fake_bucket_get_n_gets (fixture->bucket), ==, n_gets + 2);
+  g_assert_true (same_record (second, victim)->failed);
+
+  fake_bucket_remove_failing_key (fixture->bucket, key);
+  n_gets = fake_bucket_get_n_gets (fixture->bucket);
+  third = smprof_job_open (source, second, &changes, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (changes & SMPROF_JOB_CHANGED_STATS);
+  g_assert_cmpuint (fake_bucket_get_n_gets (fixture->bucket), ==, n_gets + 1);
+  g_assert_nonnull (same_record (third, victim)->pstats);
+  for (guint i = 0; i < smprof_job_get_records (third, SMPROF_PROFILER_CPROFILE)->len; i++)
+    {
+      SmprofRecord *record = g_ptr_array_index (smprof_job_get_records (third, SMPROF_PROFILER_CPROFILE), i);
+
+      g_assert_nonnull (record->pstats);
+      if (strcmp (record->path, victim->path) != 0)
+        g_assert_true (record->pstats == same_record (first, record)->pstats);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1035,6 +1088,7 @@ main (int   argc,
   ADD ("/s3-source/edited-listing", test_edited_listing);
   ADD ("/s3-source/fifo-in-cache", test_fifo_in_cache);
   ADD ("/s3-source/cache-limit-after-run", test_cache_limit_after_run);
+  ADD ("/s3-source/reopen", test_reopen);
 #undef ADD
   g_test_add ("/s3-source/cut-body/connection-close", Fixture, GINT_TO_POINTER (CUT_CLOSE),
               fixture_set_up, test_cut_body, fixture_tear_down);
