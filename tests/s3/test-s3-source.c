@@ -1067,6 +1067,38 @@ test_reopen (Fixture       *fixture,
     }
 }
 
+/* A refresh whose listing misses a node (S3 failed every attempt) fails:
+ * the job shown stays whole; once S3 answers, the refresh goes through. */
+static void
+test_reopen_incomplete (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  SmprofS3SourceOptions options = { .cache_dir = fixture->cache, .max_attempts = 2 };
+  g_autoptr(SmprofSource) source = open_s3 ("s3://bucket/" ROOT, &options);
+  g_autoptr(SmprofJob) first = NULL;
+  g_autoptr(SmprofJob) second = NULL;
+  g_autoptr(SmprofJob) third = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *node_prefix = ROOT "/framework/pytorch/cprofile/1-algo-2/";
+  SmprofJobChanges changes;
+
+  first = smprof_job_open (source, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  fake_bucket_fail_listings (fixture->bucket, node_prefix, G_MAXUINT);
+  second = smprof_job_open (source, first, &changes, NULL, &error);
+  g_assert_null (second);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_FAILED);
+  g_assert_nonnull (strstr (error->message, "1-algo-2"));
+  g_clear_error (&error);
+
+  fake_bucket_fail_listings (fixture->bucket, node_prefix, 0);
+  third = smprof_job_open (source, first, &changes, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (changes, ==, SMPROF_JOB_CHANGED_NOTHING);
+  g_assert_cmpuint (count_records (third), ==, count_records (first));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1089,6 +1121,7 @@ main (int   argc,
   ADD ("/s3-source/fifo-in-cache", test_fifo_in_cache);
   ADD ("/s3-source/cache-limit-after-run", test_cache_limit_after_run);
   ADD ("/s3-source/reopen", test_reopen);
+  ADD ("/s3-source/reopen-incomplete", test_reopen_incomplete);
 #undef ADD
   g_test_add ("/s3-source/cut-body/connection-close", Fixture, GINT_TO_POINTER (CUT_CLOSE),
               fixture_set_up, test_cut_body, fixture_tear_down);

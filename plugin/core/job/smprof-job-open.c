@@ -13,6 +13,7 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
 #include <string.h>
 
 #include "smprof-job-private.h"
@@ -203,6 +204,9 @@ same_steps (SmprofJob *a,
  * changed, and files it could not read, are read now: a file that was
  * half-written or unreachable then, and is whole now, counts.
  *
+ * A refresh whose listing the source says is incomplete (a request that
+ * failed, SmprofListing.incomplete) fails: the job as it was stands.
+ *
  * Call it from a worker thread; @previous may be in use on others.
  *
  * Returns: (transfer full) (nullable): the job, or %NULL if @source cannot
@@ -236,6 +240,17 @@ smprof_job_open (SmprofSource      *source,
   listing->fresh = previous != NULL;
   if (!smprof_source_list (source, listing, cancellable, error))
     return NULL;
+
+  /* A refresh that could list only part of the job (S3 failed a request)
+   * would show the job shrunk until the next one: it fails instead, and
+   * the job as it was stands. */
+  if (previous != NULL && listing->incomplete != NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("a part of the job could not be listed (%s)"),
+                   listing->incomplete);
+      return NULL;
+    }
+
   _smprof_job_index_listing (job, listing);
 
   if (!smprof_job_load_step_events (job, cancellable, error))

@@ -66,6 +66,7 @@ smprof_listing_free (SmprofListing *listing)
 
   g_ptr_array_unref (listing->entries);
   g_ptr_array_unref (listing->problems);
+  g_free (listing->incomplete);
   g_free (listing);
 }
 

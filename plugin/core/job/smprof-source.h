@@ -74,6 +74,9 @@ typedef struct
  * @fresh: set by the caller, before listing, when the listing must be of the
  *   job as it is now (a live refresh): a source that keeps listings (S3's
  *   cache) lists anew
+ * @incomplete: (nullable): set by the source when a part of the job could
+ *   not be listed for a reason that may pass (S3 failing a request): what
+ *   failed, for a person; a problem names it too
  *
  * What a source found below `framework/`: every file in node and interval
  * folders, interval folders without files, and what it could not read.
@@ -90,6 +93,7 @@ typedef struct
   GHashTable *full_nodes;
   GHashTable *names_cache;
   gboolean    fresh;
+  char       *incomplete;
 } SmprofListing;
 
 SmprofListing *smprof_listing_new         (void);

@@ -62,6 +62,7 @@ _smprof_s3_found_free (Found *found)
 
   g_ptr_array_unref (found->entries);
   g_ptr_array_unref (found->problems);
+  g_free (found->incomplete);
   g_free (found);
 }
 
@@ -81,6 +82,18 @@ _smprof_s3_found_add (Found             *found,
   entry->size = size;
   entry->etag = g_strdup (etag);
   g_ptr_array_add (found->entries, entry);
+}
+
+/* A problem that leaves the listing incomplete: a request that failed. */
+void
+_smprof_s3_found_add_failure (Found      *found,
+                              const char *path,
+                              const char *message)
+{
+  _smprof_s3_found_add_problem (found, path, message);
+  if (found->incomplete == NULL)
+    found->incomplete = g_strdup_printf ("%s: %s", path, message);
+  found->complete = FALSE;
 }
 
 void
@@ -371,6 +384,11 @@ _smprof_s3_source_list_into (SmprofS3Source  *self,
       Problem *problem = g_ptr_array_index (found->problems, i);
 
       smprof_listing_add_problem (listing, problem->path, problem->message);
+    }
+  if (found->incomplete != NULL)
+    {
+      g_free (listing->incomplete);
+      listing->incomplete = g_strdup (found->incomplete);
     }
 
   /* A new listing may name newer copies: what a failed prefetch said is stale. */

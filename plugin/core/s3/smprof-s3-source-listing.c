@@ -595,8 +595,7 @@ _smprof_s3_source_list_live (SmprofS3Source  *self,
                           g_propagate_error (error, g_steal_pointer (&local_error));
                           return NULL;
                         }
-                      _smprof_s3_found_add_problem (found, "framework/pevents", local_error->message);
-                      found->complete = FALSE;
+                      _smprof_s3_found_add_failure (found, "framework/pevents", local_error->message);
                     }
                   continue;
                 }
@@ -622,8 +621,7 @@ _smprof_s3_source_list_live (SmprofS3Source  *self,
                   g_propagate_error (error, g_steal_pointer (&local_error));
                   return NULL;
                 }
-              _smprof_s3_found_add_problem (found, framework, local_error->message);
-              found->complete = FALSE;
+              _smprof_s3_found_add_failure (found, framework, local_error->message);
               continue;
             }
           if (depth == 2 && empty)
@@ -653,8 +651,7 @@ _smprof_s3_source_list_live (SmprofS3Source  *self,
               g_propagate_error (error, g_steal_pointer (&local_error));
               return NULL;
             }
-          _smprof_s3_found_add_problem (found, profiler, local_error->message);
-          found->complete = FALSE;
+          _smprof_s3_found_add_failure (found, profiler, local_error->message);
         }
       else if (depth == 3 && tasks->len == before && found->entries->len == 0)
         {
@@ -676,8 +673,7 @@ _smprof_s3_source_list_live (SmprofS3Source  *self,
       n_repeated += task->n_repeated;
       if (task->error != NULL)
         {
-          _smprof_s3_found_add_problem (found, task->path, task->error->message);
-          found->complete = FALSE;
+          _smprof_s3_found_add_failure (found, task->path, task->error->message);
           continue;
         }
 

@@ -38,6 +38,7 @@ typedef struct
   GPtrArray *entries;   /* SmprofS3FoundEntry */
   GPtrArray *problems;  /* SmprofS3FoundProblem */
   gboolean   complete;
+  char      *incomplete;  /* when not complete: the first failure, "path: message" */
 } SmprofS3Found;
 
 void           _smprof_s3_found_free        (SmprofS3Found  *found);
@@ -142,6 +143,9 @@ void           _smprof_s3_found_add         (SmprofS3Found     *found,
                                              guint64            size,
                                              const char        *etag);
 void           _smprof_s3_found_add_problem (SmprofS3Found     *found,
+                                             const char        *path,
+                                             const char        *message);
+void           _smprof_s3_found_add_failure (SmprofS3Found     *found,
                                              const char        *path,
                                              const char        *message);
 gboolean       _smprof_s3_source_list_into  (SmprofS3Source    *self,
