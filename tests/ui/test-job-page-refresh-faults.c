@@ -303,6 +303,58 @@ test_half_written (void)
   remove_copy (job_dir);
 }
 
+/* A refresh that brings a new interval keeps one copy of the stats the page
+ * had read: the new job's records hold the very stats of the old job's,
+ * and the new interval is the only file read. */
+static void
+test_one_copy (void)
+{
+  g_autofree char *job_dir = copy_job ();
+  g_autofree char *interval = victim_interval (job_dir);
+  g_autofree char *from = g_build_filename (job_dir, CPROFILE_DIR, "0-algo-1", interval, NULL);
+  g_autofree char *held = g_strconcat (job_dir, ".held", NULL);
+  g_autoptr(GFile) location = g_file_new_for_path (job_dir);
+  g_autoptr(SmprofJob) before = NULL;
+  GPtrArray *old_records, *new_records;
+  SmprofJob *after;
+  Viewer viewer = { 0 };
+  guint n_shared = 0;
+
+  g_assert_cmpint (g_rename (from, held), ==, 0);
+  viewer_open (&viewer, location);
+  before = g_object_ref (smprof_job_page_get_job (viewer.page));
+
+  g_assert_cmpint (g_rename (held, from), ==, 0);
+  refresh_once (viewer.page);
+  after = smprof_job_page_get_job (viewer.page);
+  g_assert_true (after != before);
+
+  old_records = smprof_job_get_records (before, SMPROF_PROFILER_CPROFILE);
+  new_records = smprof_job_get_records (after, SMPROF_PROFILER_CPROFILE);
+  g_assert_cmpuint (new_records->len, ==, old_records->len + 1);
+  for (guint i = 0; i < new_records->len; i++)
+    {
+      SmprofRecord *record = g_ptr_array_index (new_records, i);
+
+      g_assert_nonnull (record->pstats);
+      for (guint j = 0; j < old_records->len; j++)
+        {
+          SmprofRecord *old = g_ptr_array_index (old_records, j);
+
+          if (strcmp (old->path, record->path) == 0)
+            {
+              g_assert_nonnull (old->pstats);
+              g_assert_true (record->pstats == old->pstats);
+              n_shared++;
+            }
+        }
+    }
+  g_assert_cmpuint (n_shared, ==, old_records->len);
+
+  viewer_close (&viewer);
+  remove_copy (job_dir);
+}
+
 /* A writer that writes interval folders into a job, each python_stats in
  * CHUNK-byte pieces, as a training job's profiler and a sync do. The last
  * file stops halfway until the page has listed and aggregated the job twice
@@ -629,6 +681,7 @@ main (int   argc,
 
   g_test_add_func ("/job-page/refresh-faults/half-written", test_half_written);
   g_test_add_func ("/job-page/refresh-faults/writer", test_writer_local);
+  g_test_add_func ("/job-page/refresh-faults/one-copy", test_one_copy);
   g_test_add_func ("/job-page/refresh-faults/s3-recovers", test_s3_recovers);
   g_test_add_func ("/job-page/refresh-faults/s3-writer", test_writer_s3);
 
