@@ -101,6 +101,8 @@ test_replaced_object (S3TestFixture *fixture,
           donor_key = g_steal_pointer (&other);
         }
     }
+  if (donor == NULL)
+    g_error ("the job has no cProfile record");
   g_assert_cmpuint (g_bytes_get_size (larger), >, g_bytes_get_size (small));
   g_ptr_array_add (one, donor);
   g_assert_true (smprof_job_load_stats (job, one, NULL, NULL));

@@ -51,6 +51,7 @@ typedef struct
   gint64      start_us;
   gint64      end_us;
   int         writing;     /* atomic: the writer is still writing */
+  double      written_at;  /* seconds from the start when the writer ended */
   int         faulting;    /* atomic: faults are still injected */
   guint       n_written;   /* intervals written (writer thread) */
   guint       n_faults;    /* faults injected */
@@ -160,10 +161,12 @@ write_interval (Soak     *soak,
     g_autofree char *key = g_strconcat (ROOT "/", relative, NULL);
     g_autoptr(GBytes) half = g_bytes_new_from_bytes (bytes, 0, g_bytes_get_size (bytes) / 2);
 
+    /* long enough for a listing to see it, short enough for the writer
+     * to keep its pace */
     if (live)
       {
         fake_bucket_put (soak->bucket, key, half);
-        g_usleep (200 * 1000);
+        g_usleep (20 * 1000);
       }
     fake_bucket_put (soak->bucket, key, bytes);
   }
@@ -190,6 +193,7 @@ writer_thread (gpointer data)
           }
     }
 
+  soak->written_at = (g_get_monotonic_time () - soak->start_us) / 1e6;
   g_atomic_int_set (&soak->writing, FALSE);
   return NULL;
 }
@@ -495,32 +499,34 @@ main (int   argc,
   same = cli_totals (cli_source, &cli_calls, &cli_seconds) && cli_calls == page_calls &&
          fabs (cli_seconds - page_seconds) <= 1e-9 * MAX (1.0, cli_seconds);
 
-  /* flat: once the job stopped growing (from half the run on), the last
-   * quarter holds no more than the third quarter, give or take 10% */
+  /* flat: once the job stopped growing, the second half of what remained
+   * of the run holds no more than the first half, give or take 10% */
   for (guint i = 0; i < samples->len; i++)
     {
       Sample *sample = &g_array_index (samples, Sample, i);
-      double at = sample->at / (soak.minutes * 60);
+      double middle = soak.written_at + (soak.minutes * 60 - soak.written_at) / 2;
 
-      if (at <= 0.4)
+      if (sample->at <= soak.written_at)
         written_rss = sample->rss;
-      if (at >= 0.5 && at < 0.75)
+      else if (sample->at < middle)
         stable_first_max = MAX (stable_first_max, sample->rss);
-      if (at >= 0.75)
+      else
         stable_last_max = MAX (stable_last_max, sample->rss);
-      if (at >= 0.5)
+      if (sample->at > soak.written_at)
         stable_min = MIN (stable_min, sample->rss);
     }
-  flat = stable_last_max <= stable_first_max + stable_first_max / 10;
+  flat = stable_first_max > 0 && stable_last_max > 0 &&
+         stable_last_max <= stable_first_max + stable_first_max / 10;
 
   g_print ("soak-refresh: %u intervals written, %u faults injected, %u refreshes\n"
            "  page:         %" G_GINT64_FORMAT " calls, %.6f s\n"
            "  smprof stats: %" G_GINT64_FORMAT " calls, %.6f s  -> %s\n"
-           "  memory: %.1f MiB when the writer ended; from half the run: %.1f to %.1f MiB (third quarter's "
-           "peak %.1f, last quarter's %.1f) -> %s; VmHWM %.1f MiB\n",
+           "  memory: %.1f MiB when the writer ended (%.0f s); since: %.1f to %.1f MiB (peak %.1f in the "
+           "first half of that time, %.1f in the second) -> %s; VmHWM %.1f MiB\n",
            soak.n_written, soak.n_faults, _smprof_job_page_get_n_refreshes (page),
            page_calls, page_seconds, cli_calls, cli_seconds, same ? "the same" : "DIFFERENT",
-           written_rss / 1048576.0, stable_min / 1048576.0, MAX (stable_first_max, stable_last_max) / 1048576.0,
+           written_rss / 1048576.0, soak.written_at, stable_min / 1048576.0,
+           MAX (stable_first_max, stable_last_max) / 1048576.0,
            stable_first_max / 1048576.0, stable_last_max / 1048576.0, flat ? "flat" : "GROWING",
            status_field ("VmHWM:") / 1048576.0);
 
