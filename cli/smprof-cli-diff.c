@@ -418,7 +418,7 @@ show_problems_since (SmprofJob *job,
       SmprofProblem *problem = g_ptr_array_index (problems, i);
       g_autofree char *location = smprof_source_dup_file_location (source, problem->path);
 
-      g_printerr (_("smprof: warning: %s: %s\n"), location, problem->message);
+      g_printerr (_("smprof: warning: %s: %s\n"), smprof_cli_shown (location), smprof_cli_shown (problem->message));
     }
 
   *n_shown = problems->len;
@@ -465,10 +465,10 @@ resolve_nodes (SmprofJob              *job,
     for (guint i = 0; node_ids[i] != NULL; i++)
       if (!g_strv_contains ((const char * const *) known, node_ids[i]))
         {
-          g_autofree char *all = g_strjoinv (", ", known);
+          g_autofree char *all = smprof_cli_dup_shown_list ((const char * const *) known);
 
           g_printerr (_("smprof: selection %s: no node “%s” in this job (nodes: %s)\n"),
-                      s == SMPROF_DIFF_A ? "A" : "B", node_ids[i], all);
+                      s == SMPROF_DIFF_A ? "A" : "B", smprof_cli_shown (node_ids[i]), all);
           g_strfreev (node_ids);
           *status = EXIT_NOTHING_SELECTED;
           return NULL;
@@ -592,9 +592,9 @@ print_side (FILE            *stream,
             const char      *what)
 {
   SmprofProfile *profile = smprof_diff_get_profile (result, s);
-  g_autofree char *nodes = g_strjoinv (", ", (char **) smprof_profile_get_node_ids (profile));
+  g_autofree char *nodes = smprof_cli_dup_shown_list (smprof_profile_get_node_ids (profile));
 
-  fprintf (stream, "%s: %s · ", s == SMPROF_DIFF_A ? "A" : "B", what);
+  fprintf (stream, "%s: %s · ", s == SMPROF_DIFF_A ? "A" : "B", smprof_cli_shown (what));
   smprof_cli_fputs_free (stream, g_strdup_printf (ngettext ("node %s", "nodes %s", g_strv_length ((char **) smprof_profile_get_node_ids (profile))),
            nodes));
   fprintf (stream, " · ");
@@ -656,7 +656,7 @@ print_table (FILE       *stream,
         format_value (delta, sizeof delta, v[SMPROF_DIFF_B] - v[SMPROF_DIFF_A], options->metric, TRUE);
       format_ratio (ratio, sizeof ratio, row, v);
       label = smprof_function_keys_dup_label (table, row->func);
-      fprintf (stream, "%14s %14s %14s %9s  %s\n", a, b, delta, ratio, label);
+      fprintf (stream, "%14s %14s %14s %9s  %s\n", a, b, delta, ratio, smprof_cli_shown (label));
       shown++;
     }
 }
@@ -725,7 +725,7 @@ run (Diff *diff)
     }
   if (diff->job == NULL)
     {
-      g_printerr ("smprof: %s\n", error->message);
+      g_printerr ("smprof: %s\n", smprof_cli_shown (error->message));
       return EXIT_SOURCE;
     }
   show_new_problems (diff);

@@ -8,8 +8,105 @@
 
 #include <errno.h>
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "smprof-cli-output.h"
+
+/* Control characters (C0, DEL, C1), bytes that are not UTF-8, and the
+ * Unicode controls that reorder text are written as escapes, so that no name
+ * from a job (a folder, a node, a function) can start a line, forge a
+ * warning, or send a terminal an escape sequence. */
+static gboolean
+is_bidi_control (gunichar c)
+{
+  return (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) || c == 0x200e || c == 0x200f;
+}
+
+static void
+append_shown (GString    *out,
+              const char *text)
+{
+  const char *p = text;
+
+  while (*p != '\0')
+    {
+      gunichar c = g_utf8_get_char_validated (p, -1);
+
+      if (c == (gunichar) -1 || c == (gunichar) -2)
+        {
+          g_string_append_printf (out, "\\x%02x", (guchar) *p);
+          p++;
+          continue;
+        }
+
+      if (c == '\n')
+        g_string_append (out, "\\n");
+      else if (c == '\r')
+        g_string_append (out, "\\r");
+      else if (c == '\t')
+        g_string_append (out, "\\t");
+      else if (c < 0x20 || c == 0x7f)
+        g_string_append_printf (out, "\\x%02x", c);
+      else if ((c >= 0x80 && c <= 0x9f) || is_bidi_control (c))
+        g_string_append_printf (out, "\\u%04x", c);
+      else
+        g_string_append_len (out, p, g_utf8_next_char (p) - p);
+
+      p = g_utf8_next_char (p);
+    }
+}
+
+/* The last texts made by smprof_cli_shown(), freed as newer ones come. */
+#define N_SHOWN 32
+
+static char *shown_ring[N_SHOWN];
+static guint shown_next;
+
+/**
+ * smprof_cli_shown:
+ * @text: (nullable): a name from a job, or a message holding one
+ *
+ * @text as it may be written on a terminal: control characters and the
+ * like escaped (`\n`, `\x1b`, `\u009b`), the rest as it is. For the
+ * human output only: JSON escapes as JSON does.
+ *
+ * Returns: (transfer none): the text, valid until N_SHOWN more calls (for
+ *   the arguments of one printf); main thread only
+ */
+const char *
+smprof_cli_shown (const char *text)
+{
+  GString *out;
+
+  if (text == NULL)
+    return "(null)";
+
+  out = g_string_sized_new (strlen (text));
+  append_shown (out, text);
+
+  g_free (shown_ring[shown_next]);
+  shown_ring[shown_next] = g_string_free (out, FALSE);
+  text = shown_ring[shown_next];
+  shown_next = (shown_next + 1) % N_SHOWN;
+
+  return text;
+}
+
+/* Node ids joined with ", ", each as smprof_cli_shown() shows it. */
+char *
+smprof_cli_dup_shown_list (const char * const *items)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; items != NULL && items[i] != NULL; i++)
+    {
+      if (i > 0)
+        g_string_append (out, ", ");
+      append_shown (out, items[i]);
+    }
+
+  return g_string_free (out, FALSE);
+}
 
 static void
 format_boundary (char        *buffer,
@@ -40,7 +137,7 @@ smprof_cli_print_records (FILE      *stream,
 
       format_boundary (start, sizeof start, name->start_mode, name->start_step, name->start_phase, FALSE);
       format_boundary (end, sizeof end, name->end_mode, name->end_step, name->end_phase, TRUE);
-      fprintf (stream, "%-24s %-30s %-30s %12.3f\n", record->node_id, start, end,
+      fprintf (stream, "%-24s %-30s %-30s %12.3f\n", smprof_cli_shown (record->node_id), start, end,
                (name->end_time_us - name->start_time_us) / 1000.0);
     }
 }
@@ -50,7 +147,7 @@ print_selection_header (FILE               *stream,
                         const char * const *node_ids,
                         GPtrArray          *records)
 {
-  g_autofree char *nodes = g_strjoinv (", ", (char **) node_ids);
+  g_autofree char *nodes = smprof_cli_dup_shown_list (node_ids);
 
   fprintf (stream, ngettext ("%u interval on %s\n", "%u intervals on %s\n", records->len),
            records->len, nodes);
@@ -124,7 +221,7 @@ smprof_cli_print_cprofile (FILE                  *stream,
         fprintf (stream, "%8s ", "");
       else
         fprintf (stream, "%8.3f ", entry->ct / entry->cc);
-      fprintf (stream, "%s\n", label);
+      fprintf (stream, "%s\n", smprof_cli_shown (label));
     }
   fprintf (stream, "\n");
 }
@@ -151,8 +248,8 @@ smprof_cli_print_tree (FILE               *stream,
       const SmprofCallTreeNode *node = smprof_call_tree_get_node (tree, current);
 
       fprintf (stream, "%*s%.3f %s  %s:%" G_GINT64_FORMAT "\n", (int) depth * 2, "", node->total,
-               smprof_function_keys_get_name (table, node->func),
-               smprof_function_keys_get_file (table, node->func),
+               smprof_cli_shown (smprof_function_keys_get_name (table, node->func)),
+               smprof_cli_shown (smprof_function_keys_get_file (table, node->func)),
                smprof_function_keys_get_line (table, node->func));
       printed++;
 

@@ -16,6 +16,9 @@
 
 G_BEGIN_DECLS
 
+const char *smprof_cli_shown          (const char         *text);
+char       *smprof_cli_dup_shown_list (const char * const *items);
+
 void smprof_cli_fputs_free       (FILE                  *stream,
                                  char                  *text);
 void smprof_cli_print_records   (FILE                  *stream,

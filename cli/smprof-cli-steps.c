@@ -245,7 +245,7 @@ print_function_table (FILE                   *stream,
       g_autofree char *label = smprof_function_keys_dup_label (table, function->func);
 
       fprintf (stream, "%6u %10.6f %10.6f %10.6f %10.6f %10.6f  %s\n", function->count, function->min,
-               function->median, function->p95, function->max, function->total, label);
+               function->median, function->p95, function->max, function->total, smprof_cli_shown (label));
     }
 }
 
@@ -263,7 +263,7 @@ print_matrix (FILE            *stream,
   for (guint n = 0; node_ids[n] != NULL; n++)
     {
       smprof_step_stats_get_node_function_time (stats, node_ids[n], G_MAXUINT, &n_steps[n]);
-      fprintf (stream, "%14s ", node_ids[n]);
+      fprintf (stream, "%14s ", smprof_cli_shown (node_ids[n]));
     }
   fprintf (stream, " %s\n", _("FUNCTION"));
 
@@ -278,7 +278,7 @@ print_matrix (FILE            *stream,
 
           fprintf (stream, "%14.6f ", n_steps[n] > 0 ? time / n_steps[n] : 0);
         }
-      fprintf (stream, " %s\n", label);
+      fprintf (stream, " %s\n", smprof_cli_shown (label));
     }
 }
 
@@ -337,7 +337,7 @@ smprof_cli_print_steps (FILE                   *stream,
       g_autofree char *marks = step_marks (step);
 
       fprintf (stream, "%-16s %-8s %8" G_GINT64_FORMAT " %9u %12.6f %12.6f %8.2f %8.2f  %s\n",
-               step->node_id, smprof_mode_to_string (step->mode), step->step, step->n_intervals,
+               smprof_cli_shown (step->node_id), smprof_mode_to_string (step->mode), step->step, step->n_intervals,
                step->total_time, step->wall_time, step->score, step->straggler_score, marks);
     }
 
@@ -378,7 +378,7 @@ print_flagged_steps (FILE             *stream,
 
       if (writer == NULL)
         {
-          fprintf (stream, "%-16s %-8s %8" G_GINT64_FORMAT " %12.6f %12.6f %8.2f", step->node_id,
+          fprintf (stream, "%-16s %-8s %8" G_GINT64_FORMAT " %12.6f %12.6f %8.2f", smprof_cli_shown (step->node_id),
                    smprof_mode_to_string (step->mode), step->step, step->total_time, reference, score);
           if (!stragglers)
             fprintf (stream, "  %" G_GINT64_FORMAT, smprof_step_stats_get_step (stats, step->median_step)->step);

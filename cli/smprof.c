@@ -54,7 +54,7 @@ show_new_problems (Cli *cli)
       SmprofProblem *problem = g_ptr_array_index (problems, i);
       g_autofree char *location = smprof_source_dup_file_location (source, problem->path);
 
-      g_printerr (_("smprof: warning: %s: %s\n"), location, problem->message);
+      g_printerr (_("smprof: warning: %s: %s\n"), smprof_cli_shown (location), smprof_cli_shown (problem->message));
     }
 
   cli->n_problems_shown = problems->len;
@@ -85,7 +85,7 @@ run_nodes (Cli *cli)
     }
   else
     for (guint i = 0; ids[i] != NULL; i++)
-      g_print ("%s\n", ids[i]);
+      g_print ("%s\n", smprof_cli_shown (ids[i]));
 
   return EXIT_OK;
 }
@@ -188,7 +188,7 @@ select_and_load (Cli                 *cli,
     {
       g_autofree char *what = smprof_selection_describe (&cli->options.selection);
 
-      g_printerr (_("smprof: no stats were found for the requested interval (%s)\n"), what);
+      g_printerr (_("smprof: no stats were found for the requested interval (%s)\n"), smprof_cli_shown (what));
       return EXIT_NOTHING_SELECTED;
     }
 
@@ -388,9 +388,9 @@ resolve_nodes (Cli        *cli,
       for (guint i = 0; (*node_ids)[i] != NULL; i++)
         if (!g_strv_contains ((const char * const *) known, (*node_ids)[i]))
           {
-            g_autofree char *list = g_strjoinv (", ", known);
+            g_autofree char *list = smprof_cli_dup_shown_list ((const char * const *) known);
 
-            g_printerr (_("smprof: no node “%s” in this job (nodes: %s)\n"), (*node_ids)[i], list);
+            g_printerr (_("smprof: no node “%s” in this job (nodes: %s)\n"), smprof_cli_shown ((*node_ids)[i]), list);
             return EXIT_NOTHING_SELECTED;
           }
     }
@@ -471,7 +471,7 @@ run_export (Cli *cli)
 
   if (!write_export (cli, profile, &error))
     {
-      g_printerr ("smprof: %s: %s\n", options->output, error->message);
+      g_printerr ("smprof: %s: %s\n", smprof_cli_shown (options->output), smprof_cli_shown (error->message));
       return g_error_matches (error, SMPROF_EXPORT_ERROR, SMPROF_EXPORT_ERROR_INVALID)
              ? EXIT_USAGE : EXIT_WRITE;
     }
@@ -601,7 +601,7 @@ main (int   argc,
 
   if (cli.job == NULL)
     {
-      g_printerr ("smprof: %s\n", error->message);
+      g_printerr ("smprof: %s\n", smprof_cli_shown (error->message));
       smprof_cli_options_clear (&cli.options);
       return EXIT_SOURCE;
     }

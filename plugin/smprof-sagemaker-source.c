@@ -250,16 +250,10 @@ open_in_thread (GTask        *task,
       return;
     }
 
-  job = smprof_job_new (job_source);
-  if (!smprof_job_load (job, cancellable, &error))
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-
-  /* Every step of every node, for the timeline; a job without a framework
-   * timeline reads nothing more. */
-  if (!smprof_job_load_step_events (job, cancellable, &error))
+  /* The index and every step of every node, for the timeline, as a live
+   * refresh opens it again (smprof_job_open()). */
+  job = smprof_job_open (job_source, NULL, NULL, cancellable, &error);
+  if (job == NULL)
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;

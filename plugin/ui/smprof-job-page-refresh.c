@@ -7,19 +7,18 @@
 #include <glib/gi18n-lib.h>
 
 #include "smprof-job-page-private.h"
-#include "smprof-s3-source.h"
 #include "smprof-ui-settings.h"
 
 /* When the toggle is turned on and the setting says 0 (off). */
 #define DEFAULT_INTERVAL_S 30
 
 /* The page's "page" action group: `page.live-refresh` (a boolean state)
- * polls every @interval_ms, `page.refresh` lists once now. Each poll lists
- * the job's source again on a worker (an S3 source bypasses its cached
- * listing; files it has cached are not downloaded again, and stats files are
- * only read when a selection needs them) and builds a new SmprofJob; when
- * it holds other intervals, the page swaps to it
- * (_smprof_job_page_swap_job()), keeping the selection, zoom and scroll. */
+ * polls every @interval_ms, `page.refresh` lists once now. Each poll opens
+ * the job again on a worker (smprof_job_open() with the page's job: the
+ * source listed anew, the stats already read shared, files that changed or
+ * could not be read read again); when anything changed, the page swaps to
+ * the new job (_smprof_job_page_swap_job()), keeping the selection, zoom and
+ * scroll, and aggregates again when stats it shows changed. */
 struct _SmprofJobPageRefresh
 {
   GSimpleActionGroup *group;
@@ -44,64 +43,63 @@ refresh_free (SmprofJobPageRefresh *refresh)
   g_free (refresh);
 }
 
-static void
-list_in_thread (GTask        *task,
-                gpointer      source_object,
-                gpointer      task_data,
-                GCancellable *cancellable)
+typedef struct
 {
-  SmprofSource *source = task_data;
-  g_autoptr(SmprofJob) job = smprof_job_new (source);
+  SmprofJob        *job;
+  SmprofJobChanges  changes;
+} Reopened;
+
+static void
+reopened_free (gpointer data)
+{
+  Reopened *reopened = data;
+
+  g_clear_object (&reopened->job);
+  g_free (reopened);
+}
+
+static void
+reopen_in_thread (GTask        *task,
+                  gpointer      source_object,
+                  gpointer      task_data,
+                  GCancellable *cancellable)
+{
+  SmprofJob *previous = task_data;
+  Reopened *reopened = g_new0 (Reopened, 1);
   g_autoptr(GError) error = NULL;
 
-  if (!smprof_job_load (job, cancellable, &error) ||
-      !smprof_job_load_step_events (job, cancellable, &error))
+  reopened->job = smprof_job_open (smprof_job_get_source (previous), previous, &reopened->changes,
+                                   cancellable, &error);
+  if (reopened->job == NULL)
     {
+      reopened_free (reopened);
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
 
-  g_task_return_pointer (task, g_steal_pointer (&job), g_object_unref);
-}
-
-/* Whether @a and @b list the same intervals, for every profiler. */
-static gboolean
-same_intervals (SmprofJob *a,
-                SmprofJob *b)
-{
-  for (guint p = 0; p < SMPROF_N_PROFILERS; p++)
-    {
-      GPtrArray *ra = smprof_job_get_records (a, p);
-      GPtrArray *rb = smprof_job_get_records (b, p);
-
-      if (ra->len != rb->len)
-        return FALSE;
-      for (guint i = 0; i < ra->len; i++)
-        if (g_strcmp0 (((SmprofRecord *) g_ptr_array_index (ra, i))->path,
-                       ((SmprofRecord *) g_ptr_array_index (rb, i))->path) != 0)
-          return FALSE;
-    }
-
-  return TRUE;
+  g_task_return_pointer (task, reopened, reopened_free);
 }
 
 static void
-list_cb (GObject      *object,
-         GAsyncResult *result,
-         gpointer      user_data)
+reopen_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
 {
   SmprofJobPage *self = SMPROF_JOB_PAGE (object);
-  g_autoptr(SmprofJob) job = NULL;
   g_autoptr(GError) error = NULL;
+  Reopened *reopened;
 
-  job = g_task_propagate_pointer (G_TASK (result), &error);
+  reopened = g_task_propagate_pointer (G_TASK (result), &error);
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || self->refresh == NULL)
-    return;
+    {
+      g_clear_pointer (&reopened, reopened_free);
+      return;
+    }
 
   g_clear_object (&self->refresh->cancellable);
   self->refresh->n_refreshes++;
 
-  if (job == NULL)
+  if (reopened == NULL)
     {
       g_autofree char *message = g_strdup_printf (_("Could not list the job again: %s"), error->message);
 
@@ -111,31 +109,32 @@ list_cb (GObject      *object,
       return;
     }
 
-  if (!same_intervals (job, self->job))
-    _smprof_job_page_swap_job (self, job);
+  if (reopened->changes != SMPROF_JOB_CHANGED_NOTHING)
+    {
+      _smprof_job_page_swap_job (self, reopened->job);
+      /* the same intervals, read otherwise: the answer is not the same */
+      if ((reopened->changes & SMPROF_JOB_CHANGED_STATS) != 0 && self->job == reopened->job)
+        _smprof_job_page_queue_update (self);
+    }
+
+  reopened_free (reopened);
 }
 
 static void
 refresh_now (SmprofJobPage *self)
 {
   SmprofJobPageRefresh *refresh = self->refresh;
-  SmprofSource *source;
   g_autoptr(GTask) task = NULL;
 
   if (refresh->cancellable != NULL || self->job == NULL)  /* one listing at a time */
     return;
 
-  source = smprof_job_get_source (self->job);
-  /* The cached listing would hide the new intervals. */
-  if (SMPROF_IS_S3_SOURCE (source))
-    smprof_s3_source_set_refresh (SMPROF_S3_SOURCE (source), TRUE);
-
   refresh->cancellable = g_cancellable_new ();
-  task = g_task_new (self, refresh->cancellable, list_cb, NULL);
+  task = g_task_new (self, refresh->cancellable, reopen_cb, NULL);
   g_task_set_source_tag (task, refresh_now);
   g_task_set_priority (task, G_PRIORITY_LOW);
-  g_task_set_task_data (task, g_object_ref (source), g_object_unref);
-  g_task_run_in_thread (task, list_in_thread);
+  g_task_set_task_data (task, g_object_ref (self->job), g_object_unref);
+  g_task_run_in_thread (task, reopen_in_thread);
 }
 
 static gboolean

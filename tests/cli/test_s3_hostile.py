@@ -12,14 +12,27 @@ tests/data/real-smdebug and misbehaves on purpose:
 * a server that sends an endless body for one python_stats (no length, closed
   only when smprof hangs up), and one that announces 1 TiB and keeps sending;
 * a 200 reply holding an XML <Error> document, for the listing and for one
-  object.
+  object;
+* listing pages that repeat the key at their seam; a node listing that fails
+  (503) or loops, after which a run with S3 healthy must list again rather
+  than replay the cached listing;
+* bodies cut halfway with and without "Connection: close", and a whole
+  answer shorter than the listed size (retried, not read as damaged);
+* an object listed at 1 GiB (refused unread) and one listed and served at
+  200 MiB (its memory watched: RssAnon, not the file pages it is read from);
+* a 503 with Retry-After, RequestTimeTooSkewed with S3's Date an hour ahead,
+  a 301 naming the bucket's region, GET ETags other than the listing's (the
+  cache must still hit), and an object replaced by a larger one after it
+  was listed (listed again, read whole).
 
 Each run has a deadline and a memory ceiling (smprof's resident size is
 watched; 1.5 GiB fails the case). A listing fault must end smprof with a clear
-message; an object fault must name that file in a warning while every other
-interval loads with the numbers of the local copy.
+message (or name the node); an object fault must name that file in a warning
+while every other interval loads with the numbers of the local copy; a
+transfer fault S3 recovers from must leave no trace.
 """
 
+import email.utils
 import http.server
 import json
 import os
@@ -83,6 +96,10 @@ class State:
         self.target = None        # a key or a key prefix the fault applies to
         self.lock = threading.Lock()
         self.requests = []
+        self.times = []           # (monotonic time, path) of each request
+        self.faults_left = 0      # for faults that stop after a few requests
+        self.page_size = 1000
+        self.replacement = None   # the body "grown" serves for the target
 
 
 def list_page(state, query):
@@ -104,8 +121,12 @@ def list_page(state, query):
         else:
             entries.append((key, False))
     start = int(token) if token and token.isdigit() else 0
-    page = entries[start:start + 1000]
-    next_token = str(start + 1000) if start + 1000 < len(entries) else None
+    size = state.page_size
+    if state.mode == "repeat-seams" and start > 0:
+        start -= 1        # the seam of two pages, once more
+    page = entries[start:start + size]
+    end = start + size + (1 if state.mode == "repeat-seams" and token else 0)
+    next_token = str(end) if end < len(entries) else None
 
     if state.mode == "list-cycle" and prefix == state.target:
         page = entries[:1000]
@@ -129,11 +150,29 @@ def list_page(state, query):
         if is_prefix:
             x.append("<CommonPrefixes><Prefix>%s</Prefix></CommonPrefixes>" % enc(name))
         else:
+            listed = len(state.files[name])
+            if name == state.target and state.mode == "oversized":
+                listed = 1 << 30
+            if name == state.target and state.mode == "huge-served":
+                listed = HUGE
+            if name == state.target and state.mode == "grown" and prefix == name:
+                listed = len(state.replacement)     # the key listed alone: as it is now
             x.append('<Contents><Key>%s</Key><LastModified>2026-11-29T22:18:00.000Z</LastModified>'
-                     '<ETag>"%08x"</ETag><Size>%d</Size><StorageClass>STANDARD</StorageClass></Contents>'
-                     % (enc(name), hash(name) & 0xffffffff, len(state.files[name])))
+                     '<ETag>%s</ETag><Size>%d</Size><StorageClass>STANDARD</StorageClass></Contents>'
+                     % (enc(name), etag_of(state, name, prefix), listed))
     x.append("</ListBucketResult>")
     return "\n".join(x).encode()
+
+
+HUGE = 200 << 20          # an object listed and served at 200 MiB
+
+
+def etag_of(state, key, prefix=None):
+    """The listing's ETag of @key: after "grown" replaced the target, a
+    listing of that key alone gives the new one."""
+    if key == state.target and state.mode == "grown" and prefix == key:
+        return '"%08x"' % (hash(state.replacement) & 0xffffffff)
+    return '"%08x"' % (hash(key) & 0xffffffff)
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -165,6 +204,42 @@ class Handler(http.server.BaseHTTPRequestHandler):
         except OSError:
             pass
 
+    def cut(self, body, close_header):
+        """Every header, half the body, then the connection closed."""
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Content-Length", str(len(body)))
+        if close_header:
+            self.send_header("Connection", "close")
+        self.end_headers()
+        self.wfile.write(body[: len(body) // 2])
+        self.wfile.flush()
+        self.close_connection = True
+        try:
+            self.connection.shutdown(2)
+        except OSError:
+            pass
+
+    def huge(self):
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Content-Length", str(HUGE))
+        self.end_headers()
+        chunk = b"\0" * (1 << 20)
+        try:
+            for _ in range(HUGE >> 20):
+                self.wfile.write(chunk)
+        except OSError:
+            pass
+
+    def take_fault(self):
+        state = self.server.state
+        with state.lock:
+            if state.faults_left <= 0:
+                return False
+            state.faults_left -= 1
+            return True
+
     def do_HEAD(self):
         self.do_GET(head=True)
 
@@ -175,6 +250,27 @@ class Handler(http.server.BaseHTTPRequestHandler):
         parts = url.path.lstrip("/").split("/", 1)
         with state.lock:
             state.requests.append(self.path)
+            state.times.append((time.monotonic(), self.path))
+        if state.mode == "skewed":
+            self.send_response(403)
+            self.send_header("Content-Type", "application/xml")
+            self.send_header("Date", email.utils.formatdate(time.time() + 3600, usegmt=True))
+            body = (b"<Error><Code>RequestTimeTooSkewed</Code><Message>The difference between the request "
+                    b"time and the current time is too large.</Message></Error>")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        if state.mode == "redirect-region":
+            self.send_response(301)
+            self.send_header("x-amz-bucket-region", "eu-west-3")
+            self.send_header("Location", "https://%s.s3.eu-west-3.amazonaws.com/" % BUCKET)
+            body = (b"<Error><Code>PermanentRedirect</Code><Message>The bucket you are attempting to access "
+                    b"must be addressed using the specified endpoint.</Message></Error>")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
         if parts[0] != BUCKET:
             return self.send_body(404, b"<Error><Code>NoSuchBucket</Code><Message>no</Message></Error>")
         if len(parts) == 1 or parts[1] == "":
@@ -182,10 +278,42 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 return self.send_body(200, b"<LocationConstraint/>")
             if state.mode == "list-error-200":
                 return self.send_body(200, ERROR_XML)
+            if state.mode == "list-503" and query.get("prefix", [""])[0] == state.target:
+                return self.send_body(503, b"<Error><Code>ServiceUnavailable</Code><Message>Please reduce "
+                                           b"your request rate.</Message></Error>")
             return self.send_body(200, list_page(state, query))
         key = urllib.parse.unquote(parts[1])
         if key not in state.files:
             return self.send_body(404, b"<Error><Code>NoSuchKey</Code><Message>no</Message></Error>")
+        if key == state.target and state.mode in ("cut-close", "cut-keep-alive") and self.take_fault():
+            return self.cut(state.files[key], state.mode == "cut-close")
+        if key == state.target and state.mode == "short-length" and self.take_fault():
+            return self.send_body(200, state.files[key][: len(state.files[key]) // 2], "application/octet-stream")
+        if key == state.target and state.mode == "retry-after" and self.take_fault():
+            self.send_response(503)
+            self.send_header("Retry-After", "2")
+            body = b"<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>"
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        if key == state.target and state.mode == "huge-served":
+            return self.huge()
+        if key == state.target and state.mode == "grown":
+            self.send_response(200)
+            self.send_header("ETag", etag_of(state, key, key))
+            self.send_header("Content-Length", str(len(state.replacement)))
+            self.end_headers()
+            self.wfile.write(state.replacement)
+            return
+        if state.mode == "etag-differs":
+            body = state.files[key]
+            self.send_response(200)
+            self.send_header("ETag", '"get-%08x"' % (hash(key) & 0xffffffff))
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
         if key == state.target and state.mode in ("endless", "endless-announced"):
             return self.endless(state.mode == "endless-announced")
         if key == state.target and state.mode == "get-error-200":
@@ -215,22 +343,25 @@ def clean_env(tmp, port, n):
     return env
 
 
-def rss_of(pid):
+def rss_of(pid, field="VmRSS:"):
+    """VmRSS, or RssAnon: memory of its own, not the file pages it maps."""
     try:
         with open("/proc/%d/status" % pid) as fh:
             for line in fh:
-                if line.startswith("VmRSS:"):
+                if line.startswith(field):
                     return int(line.split()[1]) * 1024
     except OSError:
         pass
     return 0
 
 
-def run_watched(args, env, deadline):
-    """(rc, stdout, stderr, seconds, peak rss, why killed or None)."""
+def run_watched(args, env, deadline, peaks=None):
+    """(rc, stdout, stderr, seconds, peak rss, why killed or None); the peak
+    RssAnon goes into peaks["anon"] when given."""
     t = time.monotonic()
     p = subprocess.Popen([smprof_path()] + args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     out, err, peak, killed = [], [], 0, None
+    anon = 0
 
     def drain(stream, into):
         into.append(stream.read())
@@ -239,6 +370,9 @@ def run_watched(args, env, deadline):
         r.start()
     while p.poll() is None:
         peak = max(peak, rss_of(p.pid))
+        anon = max(anon, rss_of(p.pid, "RssAnon:"))
+        if peaks is not None:
+            peaks["anon"] = anon
         if peak > RSS_CEILING:
             killed = "resident memory passed %d MiB" % (RSS_CEILING >> 20)
         elif time.monotonic() - t > deadline:
@@ -268,15 +402,28 @@ def main(tap):
     query = ["stats", uri, "--all", "--node", "all", "--json"]
     counter = [0]
 
-    def run(mode, target=None, deadline=DEADLINE):
+    def run(mode, target=None, deadline=DEADLINE, cache=None, faults=0, peaks=None, no_cache=False):
+        """One run of the query; @cache names a cache folder kept across runs
+        (else each run has its own); @no_cache turns the cache off."""
         counter[0] += 1
-        state.mode, state.target = mode, target
+        state.mode, state.target, state.faults_left = mode, target, faults
         with state.lock:
             state.requests = []
+            state.times = []
+        env = clean_env(tmp, port, counter[0])
+        if cache is not None:
+            env["XDG_CACHE_HOME"] = os.path.join(tmp, "cache-" + cache)
+        if no_cache:
+            env["SMPROF_S3_CACHE_MAX_SIZE"] = "0"
         try:
-            return run_watched(query, clean_env(tmp, port, counter[0]), deadline)
+            return run_watched(query, env, deadline, peaks)
         finally:
             state.mode = state.target = None
+            state.faults_left = 0
+            state.page_size = 1000
+
+    def gets_of(key):
+        return sum(1 for r in state.requests if urllib.parse.unquote(r.split("?")[0]).endswith("/" + key))
 
     base = os.path.join(local, "framework", "tensorflow", "cprofile")
     node = sorted(os.listdir(base))[0]
@@ -349,9 +496,121 @@ def main(tap):
                     p.append("the other intervals differ from the local copy without %s" % interval)
             tap.known(not p, "one object with %s: named in a warning, every other interval unchanged "
                       "(%.1f s, peak %d MiB)" % (label, secs, peak >> 20), p, KNOWN_BUGS.get(mode))
+        more_faults(tap, run, gets_of, state, local, tmp, node, interval, victim, lout, rout)
     finally:
         server.shutdown()
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def warned_about(err, interval):
+    return [line for line in err.splitlines() if line.startswith("smprof: warning:") and interval in line]
+
+
+def more_faults(tap, run, gets_of, state, local, tmp, node, interval, victim, lout, rout):
+    """Issue 18's faults; @lout is the local copy's answer, @rout the local
+    copy's without @interval."""
+    node_prefix = "%sframework/tensorflow/cprofile/%s/" % (PREFIX, node)
+
+    # Pages that repeat the key at their seam: every interval once, and one
+    # warning saying so.
+    state.page_size = 7
+    rc, out, err, secs, peak, killed = run("repeat-seams")
+    warned = [line for line in err.splitlines() if "repeated" in line]
+    tap.ok(rc == 0 and out == lout and len(warned) == 1,
+           "listing pages repeating the key at their seam: the local copy's answer, said once",
+           ["exit %d, %s, same answer: %s; stderr: %s" % (rc, killed, out == lout, err[-600:])])
+
+    # A node whose listing fails (503 on each attempt) or loops: named; the
+    # listing is not cached, so the next run, S3 healthy, lists again.
+    for mode, label in (("list-503", "503 on every attempt"), ("list-cycle", "continuation tokens in a cycle")):
+        rc, out, err, secs, peak, killed = run(mode, node_prefix, cache=mode)
+        first = rc == 0 and any(node in line for line in err.splitlines() if line.startswith("smprof: warning:"))
+        rc2, out2, err2, secs2, peak2, killed2 = run(None, cache=mode)
+        lists = sum(1 for r in state.requests if "list-type" in r)
+        tap.ok(first and rc2 == 0 and out2 == lout and lists > 0 and "warning" not in err2,
+               "a node listing that failed (%s) is not cached: the next run lists S3 again (%d list "
+               "requests) and has the node" % (label, lists),
+               ["first run: exit %d, stderr %s" % (rc, err[-400:]),
+                "second run: exit %d, same answer: %s, stderr %s" % (rc2, out2 == lout, err2[-400:])])
+
+    # Bodies cut halfway, with and without Connection: close, and a whole
+    # answer of half the object, the cache off (nothing then hides what was
+    # read): retried, no warning, the local copy's answer.
+    for mode, label in (("cut-close", "a body cut halfway after \"Connection: close\""),
+                        ("cut-keep-alive", "a body cut halfway, the connection kept alive"),
+                        ("short-length", "a whole answer of half the listed size")):
+        rc, out, err, secs, peak, killed = run(mode, victim, faults=1, no_cache=True)
+        tap.ok(rc == 0 and out == lout and not warned_about(err, interval) and gets_of(victim) == 2,
+               "%s: retried (%d GETs), the local copy's answer, no warning" % (label, gets_of(victim)),
+               ["exit %d, %s, same answer: %s; stderr: %s" % (rc, killed, out == lout, err[-600:])])
+
+    # An object listed at 1 GiB: refused unread, named with the limit.
+    rc, out, err, secs, peak, killed = run("oversized", victim)
+    named = warned_about(err, interval)
+    tap.ok(rc == 0 and out == rout and named and "SMPROF_S3_MAX_OBJECT_SIZE" in named[0] and gets_of(victim) == 0,
+           "an object listed at 1 GiB: not requested, named with the size limit, the rest as the local copy",
+           ["exit %d, GETs of it %d; stderr: %s" % (rc, gets_of(victim), err[-600:])])
+
+    # An object listed and served at 200 MiB: streamed to the cache, so the
+    # memory smprof holds of its own stays far below the object's size.
+    peaks = {}
+    rc, out, err, secs, peak, killed = run("huge-served", victim, peaks=peaks)
+    anon = peaks.get("anon", 0)
+    tap.ok(rc == 0 and out == rout and warned_about(err, interval) and anon < 96 << 20,
+           "an object listed and served at 200 MiB: named, the rest as the local copy, peak anonymous "
+           "memory %d MiB (of %d MiB resident)" % (anon >> 20, peak >> 20),
+           ["exit %d, %s; stderr: %s" % (rc, killed, err[-600:])])
+
+    # A 503 asking to come back in 2 s: the retry waits that long.
+    rc, out, err, secs, peak, killed = run("retry-after", victim, faults=1)
+    times = [t for t, path in state.times if urllib.parse.unquote(path.split("?")[0]).endswith("/" + victim)]
+    gap = times[1] - times[0] if len(times) >= 2 else 0
+    tap.ok(rc == 0 and out == lout and 1.9 <= gap < 21,
+           "a 503 with Retry-After: 2 is retried after %.2f s, and the answer is the local copy's" % gap,
+           ["exit %d; stderr: %s" % (rc, err[-600:])])
+
+    # RequestTimeTooSkewed, S3's clock an hour ahead: said, not retried.
+    rc, out, err, secs, peak, killed = run("skewed")
+    tap.ok(rc == 3 and "clock" in err and any(n in err for n in ("3600 seconds", "3599 seconds", "3601 seconds"))
+           and len(state.requests) == 1,
+           "RequestTimeTooSkewed with S3's Date an hour ahead: the clock named, off by an hour, %d request"
+           % len(state.requests), ["exit %d; stderr: %s" % (rc, err[-600:])])
+
+    # A 301 naming the bucket's region, from an endpoint that keeps saying it.
+    rc, out, err, secs, peak, killed = run("redirect-region")
+    tap.ok(rc == 3 and "eu-west-3" in err and "AWS_REGION=eu-west-3" in err and "did not say" not in err,
+           "a 301 with x-amz-bucket-region: the error names the region", ["exit %d; stderr: %s" % (rc, err[-600:])])
+
+    # GET ETags other than the listing's: the second run reads everything
+    # from the cache (no GET).
+    rc, out, err, secs, peak, killed = run("etag-differs", cache="etag")
+    first_gets = sum(1 for r in state.requests if "list-type" not in r)
+    rc2, out2, err2, secs2, peak2, killed2 = run("etag-differs", cache="etag")
+    gets = sum(1 for r in state.requests if "list-type" not in r)
+    tap.ok(rc == 0 and rc2 == 0 and out == lout and out2 == lout and first_gets > 0 and gets == 0,
+           "GETs answering another ETag than the listing's: the second run takes all from the cache "
+           "(%d GETs, then %d)" % (first_gets, gets), ["stderr: %s %s" % (err[-300:], err2[-300:])])
+
+    # The object replaced by a larger one after it was listed: its key is
+    # listed again and the new object read.
+    base = os.path.join(local, "framework", "tensorflow", "cprofile")
+    sizes = []
+    for d, _, files in os.walk(base):
+        for f in files:
+            sizes.append((os.path.getsize(os.path.join(d, f)), os.path.join(d, f)))
+    donor = max(sizes)[1]
+    with open(donor, "rb") as fh:
+        state.replacement = fh.read()
+    grown = os.path.join(tmp, "grown")
+    shutil.copytree(local, grown)
+    shutil.copy(donor, os.path.join(grown, "framework", "tensorflow", "cprofile", node, interval, "python_stats"))
+    grc, gout, gerr = taplib.smprof("stats", grown, "--all", "--node", "all", "--json")
+    rc, out, err, secs, peak, killed = run("grown", victim)
+    relists = sum(1 for r in state.requests if "list-type" in r and "max-keys=1" in r)
+    tap.ok(grc == 0 and rc == 0 and out == gout and relists == 1 and not warned_about(err, interval),
+           "an object replaced by a larger one since it was listed: listed again once, read whole",
+           ["exit %d, single-key listings %d, same as the replaced copy: %s; stderr: %s"
+            % (rc, relists, out == gout, err[-600:])])
 
 
 if __name__ == "__main__":

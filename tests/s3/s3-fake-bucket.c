@@ -21,6 +21,13 @@ struct _FakeBucket
   guint       n_gets;
   GHashTable *gets;          /* key -> count */
   gulong      get_delay_us;  /* each GetObject answers this late */
+  gboolean    repeat_seams;  /* each page starts with the last entry of the one before */
+  GHashTable *failing_lists; /* prefix -> listings of it still to answer 503 */
+  GHashTable *looping_lists; /* prefixes whose continuation tokens go round */
+  GHashTable *cut_bodies;    /* key -> GETs still to answer with half the body */
+  gboolean    cut_closes;    /* ... saying "Connection: close" */
+  GHashTable *short_lengths; /* key -> GETs still to answer with a Content-Length of half */
+  gboolean    etag_differs;  /* GETs answer another ETag than listings give */
   FakeServer *server;
 };
 
@@ -45,6 +52,7 @@ list_objects (FakeBucket        *bucket,
   const char *max_text = g_hash_table_lookup (params, "max-keys");
   guint max = max_text != NULL ? (guint) g_ascii_strtoull (max_text, NULL, 10) : bucket->page_size;
   guint start = token != NULL ? (guint) g_ascii_strtoull (token, NULL, 10) : 0;
+  gboolean looping = g_hash_table_contains (bucket->looping_lists, prefix != NULL ? prefix : "");
   g_autoptr(GPtrArray) keys = g_ptr_array_new ();
   g_autoptr(GString) out = g_string_new ("<?xml version=\"1.0\"?><ListBucketResult>");
   g_autofree char *last_prefix = NULL;
@@ -53,6 +61,23 @@ list_objects (FakeBucket        *bucket,
 
   if (prefix == NULL)
     prefix = "";
+
+  {
+    guint left = GPOINTER_TO_UINT (g_hash_table_lookup (bucket->failing_lists, prefix));
+
+    if (left > 0)
+      {
+        if (left != G_MAXUINT)
+          g_hash_table_replace (bucket->failing_lists, g_strdup (prefix), GUINT_TO_POINTER (left - 1));
+        fake_server_respond (message, 503, "<Error><Code>ServiceUnavailable</Code>"
+                                           "<Message>Please reduce your request rate.</Message></Error>");
+        return;
+      }
+  }
+
+  /* The seam of two pages: the entry before the token, once more. */
+  if (bucket->repeat_seams && start > 0)
+    start--;
 
   {
     GTreeNode *node;
@@ -96,13 +121,56 @@ list_objects (FakeBucket        *bucket,
   while (i < keys->len && last_prefix != NULL && g_str_has_prefix (g_ptr_array_index (keys, i), last_prefix))
     i++;
 
-  if (i < keys->len)
+  /* A looping listing sends the first page's token again and again. */
+  if (looping && token != NULL)
+    g_string_append_printf (out, "<IsTruncated>true</IsTruncated><NextContinuationToken>%s</NextContinuationToken>",
+                            token);
+  else if (i < keys->len)
     g_string_append_printf (out, "<IsTruncated>true</IsTruncated><NextContinuationToken>%u</NextContinuationToken>", i);
   else
     g_string_append (out, "<IsTruncated>false</IsTruncated>");
   g_string_append (out, "<EncodingType>url</EncodingType></ListBucketResult>");
 
   fake_server_respond (message, 200, out->str);
+}
+
+/* The answer to a GET of @bytes written by hand on the connection taken from
+ * libsoup: all of the headers, half of the body, then the connection closed,
+ * with or without a "Connection: close" to say it would be. */
+static void
+answer_cut (SoupServerMessage *message,
+            GBytes            *bytes,
+            const char        *etag,
+            gboolean           close_header)
+{
+  g_autoptr(GIOStream) stream = soup_server_message_steal_connection (message);
+  GOutputStream *out = g_io_stream_get_output_stream (stream);
+  gsize size = g_bytes_get_size (bytes);
+  g_autofree char *head = g_strdup_printf ("HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n"
+                                           "Content-Length: %" G_GSIZE_FORMAT "\r\nETag: %s\r\n%s\r\n",
+                                           size, etag, close_header ? "Connection: close\r\n" : "");
+
+  g_output_stream_write_all (out, head, strlen (head), NULL, NULL, NULL);
+  g_output_stream_write_all (out, g_bytes_get_data (bytes, NULL), size / 2, NULL, NULL, NULL);
+  g_output_stream_flush (out, NULL, NULL);
+  g_io_stream_close (stream, NULL, NULL);
+}
+
+/* Decrements @key's count in @table; whether it was above 0. */
+static gboolean
+take_one (GHashTable *table,
+          const char *key)
+{
+  guint left = GPOINTER_TO_UINT (g_hash_table_lookup (table, key));
+
+  if (left == 0)
+    return FALSE;
+  if (left == 1)
+    g_hash_table_remove (table, key);
+  else if (left != G_MAXUINT)
+    g_hash_table_replace (table, g_strdup (key), GUINT_TO_POINTER (left - 1));
+
+  return TRUE;
 }
 
 static void
@@ -147,9 +215,25 @@ bucket_handler (SoupServerMessage *message,
     fake_server_respond (message, 500, "<Error><Code>InternalError</Code></Error>");
   else if (bytes == NULL)
     fake_server_respond (message, 404, "<Error><Code>NoSuchKey</Code></Error>");
-  else
+  else if (take_one (bucket->cut_bodies, key))
     {
       g_autofree char *etag = g_strdup_printf ("\"%u\"", g_bytes_hash (bytes));
+
+      answer_cut (message, bytes, etag, bucket->cut_closes);
+    }
+  else if (take_one (bucket->short_lengths, key))
+    {
+      g_autofree char *etag = g_strdup_printf ("\"%u\"", g_bytes_hash (bytes));
+
+      /* a whole answer, of half the object */
+      soup_message_headers_replace (soup_server_message_get_response_headers (message), "ETag", etag);
+      soup_server_message_set_status (message, 200, NULL);
+      soup_server_message_set_response (message, "application/octet-stream", SOUP_MEMORY_COPY,
+                                        g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes) / 2);
+    }
+  else
+    {
+      g_autofree char *etag = g_strdup_printf (bucket->etag_differs ? "\"get-%u\"" : "\"%u\"", g_bytes_hash (bytes));
 
       soup_message_headers_replace (soup_server_message_get_response_headers (message), "ETag", etag);
       soup_server_message_set_status (message, 200, NULL);
@@ -204,6 +288,10 @@ fake_bucket_new (guint page_size)
   self->objects = g_tree_new_full (compare_keys, NULL, g_free, (GDestroyNotify) g_bytes_unref);
   self->failing = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->gets = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->failing_lists = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->looping_lists = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->cut_bodies = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->short_lengths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->page_size = page_size > 0 ? page_size : 1000;
   self->server = fake_server_new (bucket_handler, self);
 
@@ -255,6 +343,120 @@ fake_bucket_set_get_delay (FakeBucket *self,
 {
   g_mutex_lock (&self->lock);
   self->get_delay_us = microseconds;
+  g_mutex_unlock (&self->lock);
+}
+
+/* Every page after the first starts with the last entry of the page before:
+ * a key (or common prefix) comes twice, as some S3-compatible servers send. */
+void
+fake_bucket_set_repeat_seams (FakeBucket *self,
+                              gboolean    repeat)
+{
+  g_mutex_lock (&self->lock);
+  self->repeat_seams = repeat;
+  g_mutex_unlock (&self->lock);
+}
+
+/* The next @times listings of exactly @prefix answer 503 ServiceUnavailable
+ * (G_MAXUINT: all of them; 0: none any more). */
+void
+fake_bucket_fail_listings (FakeBucket *self,
+                           const char *prefix,
+                           guint       times)
+{
+  g_mutex_lock (&self->lock);
+  if (times == 0)
+    g_hash_table_remove (self->failing_lists, prefix);
+  else
+    g_hash_table_replace (self->failing_lists, g_strdup (prefix), GUINT_TO_POINTER (times));
+  g_mutex_unlock (&self->lock);
+}
+
+/* Listings of exactly @prefix never end: after the first page, every page
+ * gives the continuation token it was asked with. */
+void
+fake_bucket_set_looping_listing (FakeBucket *self,
+                                 const char *prefix,
+                                 gboolean    looping)
+{
+  g_mutex_lock (&self->lock);
+  if (looping)
+    g_hash_table_add (self->looping_lists, g_strdup (prefix));
+  else
+    g_hash_table_remove (self->looping_lists, prefix);
+  g_mutex_unlock (&self->lock);
+}
+
+/* The next @times GETs of @key send every header, half the body and close
+ * the connection; with @connection_close they say "Connection: close" first
+ * (a client then sees the end of the connection as the end of the body). */
+void
+fake_bucket_cut_body (FakeBucket *self,
+                      const char *key,
+                      guint       times,
+                      gboolean    connection_close)
+{
+  g_mutex_lock (&self->lock);
+  g_hash_table_replace (self->cut_bodies, g_strdup (key), GUINT_TO_POINTER (times));
+  self->cut_closes = connection_close;
+  g_mutex_unlock (&self->lock);
+}
+
+/* The next @times GETs of @key are whole answers of half the object: a
+ * Content-Length short of the listed size. */
+void
+fake_bucket_short_length (FakeBucket *self,
+                          const char *key,
+                          guint       times)
+{
+  g_mutex_lock (&self->lock);
+  g_hash_table_replace (self->short_lengths, g_strdup (key), GUINT_TO_POINTER (times));
+  g_mutex_unlock (&self->lock);
+}
+
+/* GETs answer another ETag than listings give for the same object, as some
+ * S3-compatible servers do. */
+void
+fake_bucket_set_etag_differs (FakeBucket *self,
+                              gboolean    differs)
+{
+  g_mutex_lock (&self->lock);
+  self->etag_differs = differs;
+  g_mutex_unlock (&self->lock);
+}
+
+/* Puts (or replaces) @key with @data, as an upload would. */
+void
+fake_bucket_put (FakeBucket *self,
+                 const char *key,
+                 GBytes     *data)
+{
+  g_mutex_lock (&self->lock);
+  g_tree_replace (self->objects, g_strdup (key), g_bytes_ref (data));
+  g_mutex_unlock (&self->lock);
+}
+
+GBytes *
+fake_bucket_dup_object (FakeBucket *self,
+                        const char *key)
+{
+  GBytes *bytes;
+
+  g_mutex_lock (&self->lock);
+  bytes = g_tree_lookup (self->objects, key);
+  if (bytes != NULL)
+    g_bytes_ref (bytes);
+  g_mutex_unlock (&self->lock);
+
+  return bytes;
+}
+
+void
+fake_bucket_remove_failing_key (FakeBucket *self,
+                                const char *key)
+{
+  g_mutex_lock (&self->lock);
+  g_hash_table_remove (self->failing, key);
   g_mutex_unlock (&self->lock);
 }
 
@@ -316,6 +518,10 @@ fake_bucket_free (FakeBucket *self)
   g_tree_unref (self->objects);
   g_hash_table_unref (self->failing);
   g_hash_table_unref (self->gets);
+  g_hash_table_unref (self->failing_lists);
+  g_hash_table_unref (self->looping_lists);
+  g_hash_table_unref (self->cut_bodies);
+  g_hash_table_unref (self->short_lengths);
   g_mutex_clear (&self->lock);
   g_free (self);
 }

@@ -26,6 +26,30 @@ void        fake_bucket_add_failing_key (FakeBucket  *self,
                                          const char  *key);
 void        fake_bucket_set_get_delay   (FakeBucket  *self,
                                          gulong       microseconds);
+void        fake_bucket_set_repeat_seams (FakeBucket *self,
+                                          gboolean    repeat);
+void        fake_bucket_fail_listings   (FakeBucket  *self,
+                                         const char  *prefix,
+                                         guint        times);
+void        fake_bucket_set_looping_listing (FakeBucket *self,
+                                             const char *prefix,
+                                             gboolean    looping);
+void        fake_bucket_cut_body        (FakeBucket  *self,
+                                         const char  *key,
+                                         guint        times,
+                                         gboolean     connection_close);
+void        fake_bucket_short_length    (FakeBucket  *self,
+                                         const char  *key,
+                                         guint        times);
+void        fake_bucket_set_etag_differs (FakeBucket *self,
+                                          gboolean    differs);
+void        fake_bucket_put             (FakeBucket  *self,
+                                         const char  *key,
+                                         GBytes      *data);
+GBytes     *fake_bucket_dup_object      (FakeBucket  *self,
+                                         const char  *key);
+void        fake_bucket_remove_failing_key (FakeBucket *self,
+                                            const char *key);
 guint       fake_bucket_get_n_lists     (FakeBucket  *self);
 guint       fake_bucket_get_n_gets      (FakeBucket  *self);
 guint       fake_bucket_get_key_gets    (FakeBucket  *self,

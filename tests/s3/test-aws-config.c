@@ -59,6 +59,30 @@ test_ini (void)
   g_assert_null (smprof_aws_config_get (config, "nothing", "region"));
 }
 
+/* No data at all, as the precondition allows: an empty file, no section. A
+ * file of whitespace and comments, or a byte-order mark alone, is empty too. */
+static void
+test_ini_empty (void)
+{
+  static const struct { const char *data; gssize length; } empty[] = {
+    { NULL, 0 },
+    { "", 0 },
+    { "", -1 },
+    { "\xEF\xBB\xBF", -1 },
+    { "# comment\n\n   \n", -1 },
+    { "[default]", 0 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (empty); i++)
+    {
+      g_autoptr(SmprofAwsConfig) config = smprof_aws_config_new_from_data (empty[i].data, empty[i].length);
+
+      g_assert_nonnull (config);
+      g_assert_false (smprof_aws_config_has_section (config, "default"));
+      g_assert_null (smprof_aws_config_get (config, "default", "region"));
+    }
+}
+
 typedef struct
 {
   char  *dir;
@@ -503,6 +527,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/aws-config/ini", test_ini);
+  g_test_add_func ("/aws-config/ini-empty", test_ini_empty);
   g_test_add ("/aws-config/region-and-endpoint", Env, NULL, env_set_up, test_region_and_endpoint, env_tear_down);
   g_test_add ("/aws-credentials/env", Env, NULL, env_set_up, test_credentials_from_env, env_tear_down);
   g_test_add ("/aws-credentials/files", Env, NULL, env_set_up, test_credentials_from_files, env_tear_down);

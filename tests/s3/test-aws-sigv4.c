@@ -122,6 +122,9 @@ test_uri_encode (void)
     { "%41", FALSE, "%2541" },
     { "/key with space/x", TRUE, "/key%20with%20space/x" },
     { "", TRUE, "" },
+    /* sub-delims and control or non-UTF-8 bytes: all escaped, upper case */
+    { "!'()*;:@,$", FALSE, "%21%27%28%29%2A%3B%3A%40%2C%24" },
+    { "a\x01\x7f\xff/", TRUE, "a%01%7F%FF/" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

@@ -9,6 +9,8 @@
 #include <glib/gstdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
 #include <utime.h>
 
 #include "smprof-s3-cache.h"
@@ -255,8 +257,9 @@ test_damaged_files (Fixture       *fixture,
   g_assert_false (smprof_s3_cache_contains (fixture->cache, ENDPOINT, BUCKET, "k", "\"e\"", 10));
   g_assert_null (smprof_s3_cache_lookup (fixture->cache, ENDPOINT, BUCKET, "k", "\"e\"", 10));
 
-  /* same length, one byte of the body flipped: the checksum tells */
-  contents[length - 1] ^= 1;
+  /* same length, one byte of the body (at the start of the file) flipped:
+   * the checksum tells */
+  contents[3] ^= 1;
   g_assert_true (g_file_set_contents (path, contents, length, NULL));
   g_assert_true (smprof_s3_cache_contains (fixture->cache, ENDPOINT, BUCKET, "k", "\"e\"", 10));
   g_assert_null (smprof_s3_cache_lookup (fixture->cache, ENDPOINT, BUCKET, "k", "\"e\"", 10));
@@ -363,6 +366,219 @@ test_listing (Fixture       *fixture,
   g_assert_null (smprof_s3_cache_lookup_listing (fixture->cache, "endpoint\nbucket\nprefix/"));
 }
 
+/* A large body is kept and handed back whole (mapped from its file). */
+static void
+test_large_object (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  gsize size = 3 * 1024 * 1024 + 17;
+  guint8 *data_bytes = g_malloc (size);
+  g_autoptr(GBytes) body = NULL;
+  g_autoptr(GBytes) back = NULL;
+  g_autoptr(SmprofS3CacheWriter) writer = NULL;
+  g_autoptr(GBytes) committed = NULL;
+  g_autoptr(GError) error = NULL;
+
+  for (gsize i = 0; i < size; i++)
+    data_bytes[i] = (guint8) (i * 2654435761u >> 13);
+  body = g_bytes_new_take (data_bytes, size);
+
+  /* written in pieces as a download would, a first attempt forgotten */
+  writer = smprof_s3_cache_writer_new (fixture->cache, ENDPOINT, BUCKET, "big", &error);
+  g_assert_no_error (error);
+  g_assert_true (smprof_s3_cache_writer_write (writer, (const guint8 *) "first attempt", 13, &error));
+  g_assert_true (smprof_s3_cache_writer_reset (writer, &error));
+  for (gsize done = 0; done < size; done += 65536)
+    g_assert_true (smprof_s3_cache_writer_write (writer, (const guint8 *) g_bytes_get_data (body, NULL) + done,
+                                                 MIN (65536, size - done), &error));
+  g_assert_cmpuint (smprof_s3_cache_writer_get_size (writer), ==, size);
+  g_assert_true (smprof_s3_cache_writer_commit (writer, "\"e\"", "\"e\"", &committed, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_bytes_equal (committed, body));
+
+  back = smprof_s3_cache_lookup (fixture->cache, ENDPOINT, BUCKET, "big", "\"e\"", size);
+  g_assert_nonnull (back);
+  g_assert_true (g_bytes_equal (back, body));
+}
+
+/* A writer given up on leaves nothing, not even its temporary file. */
+static void
+test_writer_abandoned (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autofree char *path = cached_file (fixture, "gone");
+  g_autofree char *folder = g_path_get_dirname (path);
+  SmprofS3CacheWriter *writer = smprof_s3_cache_writer_new (fixture->cache, ENDPOINT, BUCKET, "gone", NULL);
+  g_autoptr(GDir) dir = NULL;
+
+  g_assert_nonnull (writer);
+  g_assert_true (smprof_s3_cache_writer_write (writer, (const guint8 *) "partial", 7, NULL));
+  smprof_s3_cache_writer_free (writer);
+
+  dir = g_dir_open (folder, 0, NULL);
+  g_assert_nonnull (dir);
+  g_assert_null (g_dir_read_name (dir));
+  g_assert_false (smprof_s3_cache_contains (fixture->cache, ENDPOINT, BUCKET, "gone", NULL, 7));
+}
+
+/* The keying rule: a copy serves a listing that gives its size and either
+ * ETag it was stored with, the listing's or the download's. */
+static void
+test_etag_rule (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(GBytes) body = bytes_of ("the stats");
+
+  g_assert_true (smprof_s3_cache_store_full (fixture->cache, ENDPOINT, BUCKET, "k", "\"listed\"", "\"got\"", body,
+                                             NULL));
+  g_assert_true (smprof_s3_cache_contains (fixture->cache, ENDPOINT, BUCKET, "k", "\"listed\"", 9));
+  g_assert_true (smprof_s3_cache_contains (fixture->cache, ENDPOINT, BUCKET, "k", "\"got\"", 9));
+  g_assert_false (smprof_s3_cache_contains (fixture->cache, ENDPOINT, BUCKET, "k", "\"other\"", 9));
+  g_assert_false (smprof_s3_cache_contains (fixture->cache, ENDPOINT, BUCKET, "k", "\"listed\"", 8));
+  g_assert_false (smprof_s3_cache_contains (fixture->cache, ENDPOINT, BUCKET, "k", NULL, 9));
+
+  {
+    g_autoptr(GBytes) a = smprof_s3_cache_lookup (fixture->cache, ENDPOINT, BUCKET, "k", "\"listed\"", 9);
+    g_autoptr(GBytes) b = smprof_s3_cache_lookup (fixture->cache, ENDPOINT, BUCKET, "k", "\"got\"", 9);
+
+    g_assert_true (a != NULL && g_bytes_equal (a, body));
+    g_assert_true (b != NULL && g_bytes_equal (b, body));
+  }
+}
+
+typedef struct
+{
+  SmprofS3Cache *cache;
+  const char    *listing_id;
+  gboolean       object_found;
+  gboolean       listing_found;
+  gboolean       done;   /* atomic */
+} FifoLookup;
+
+static gpointer
+fifo_lookup_thread (gpointer data)
+{
+  FifoLookup *lookup = data;
+  g_autoptr(GBytes) object = smprof_s3_cache_lookup (lookup->cache, ENDPOINT, BUCKET, "fifo", "\"e\"", 9);
+  g_autoptr(GBytes) listing = smprof_s3_cache_lookup_listing (lookup->cache, lookup->listing_id);
+
+  lookup->object_found = object != NULL ||
+                         smprof_s3_cache_contains (lookup->cache, ENDPOINT, BUCKET, "fifo", "\"e\"", 9);
+  lookup->listing_found = listing != NULL;
+  g_atomic_int_set (&lookup->done, TRUE);
+
+  return NULL;
+}
+
+/* A FIFO, or a link, where a copy belongs is a miss, and nothing waits on it. */
+static void
+test_not_regular (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autoptr(GBytes) body = bytes_of ("the stats");
+  g_autofree char *object = cached_file (fixture, "fifo");
+  g_autofree char *listing_file = NULL;
+  g_autofree char *target = NULL;
+  FifoLookup lookup = { fixture->cache, "endpoint\nbucket\nprefix", FALSE, FALSE, FALSE };
+  GThread *thread;
+  gint64 deadline;
+
+  g_assert_true (smprof_s3_cache_store (fixture->cache, ENDPOINT, BUCKET, "fifo", "\"e\"", body, NULL));
+  g_assert_true (smprof_s3_cache_store_listing (fixture->cache, lookup.listing_id, body, NULL));
+  {
+    g_autofree char *folder = g_build_filename (fixture->dir, "listings", NULL);
+    g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
+
+    listing_file = g_build_filename (folder, g_dir_read_name (dir), NULL);
+  }
+
+  g_assert_cmpint (g_unlink (object), ==, 0);
+  g_assert_cmpint (mkfifo (object, 0600), ==, 0);
+  g_assert_cmpint (g_unlink (listing_file), ==, 0);
+  g_assert_cmpint (mkfifo (listing_file, 0600), ==, 0);
+
+  thread = g_thread_new ("lookup", fifo_lookup_thread, &lookup);
+  deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  while (!g_atomic_int_get (&lookup.done))
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("a cache look-up still waits on a FIFO after 10 s");
+      g_usleep (10 * 1000);
+    }
+  g_thread_join (thread);
+  g_assert_false (lookup.object_found);
+  g_assert_false (lookup.listing_found);
+
+  /* a link to a good copy elsewhere is not followed either */
+  g_assert_cmpint (g_unlink (object), ==, 0);
+  g_assert_true (smprof_s3_cache_store (fixture->cache, ENDPOINT, BUCKET, "elsewhere", "\"e\"", body, NULL));
+  target = cached_file (fixture, "elsewhere");
+  g_assert_cmpint (symlink (target, object), ==, 0);
+  g_assert_null (smprof_s3_cache_lookup (fixture->cache, ENDPOINT, BUCKET, "fifo", "\"e\"", 9));
+}
+
+/* Listings count against the limit too, and closing the cache trims what
+ * this process used, down to 90% of the limit, oldest first. */
+static void
+test_close_trims (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("smprof-s3-close-XXXXXX", &error);
+  g_autoptr(SmprofS3Cache) cache = smprof_s3_cache_new (dir, 10000);
+  g_autofree char *filler = g_strnfill (1000, 'z');
+  g_autoptr(GBytes) body = bytes_of (filler);
+  g_autofree char *listings = g_build_filename (dir, "listings", NULL);
+  guint objects_kept = 0;
+
+  g_assert_no_error (error);
+
+  /* 6 KB of listings, then 10 KB of objects, all used by this process */
+  for (guint i = 0; i < 6; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("listing %u", i);
+
+      g_assert_true (smprof_s3_cache_store_listing (cache, id, body, NULL));
+    }
+  for (guint i = 0; i < 10; i++)
+    {
+      g_autofree char *key = g_strdup_printf ("obj-%u", i);
+
+      g_assert_true (smprof_s3_cache_store (cache, ENDPOINT, BUCKET, key, "\"e\"", body, NULL));
+    }
+
+  /* while the job is open, nothing it used goes */
+  g_assert_true (smprof_s3_cache_trim (cache, NULL));
+  for (guint i = 0; i < 10; i++)
+    {
+      g_autofree char *key = g_strdup_printf ("obj-%u", i);
+
+      g_assert_true (smprof_s3_cache_contains (cache, ENDPOINT, BUCKET, key, "\"e\"", 1000));
+    }
+
+  smprof_s3_cache_close (cache);
+  for (guint i = 0; i < 10; i++)
+    {
+      g_autofree char *key = g_strdup_printf ("obj-%u", i);
+
+      if (smprof_s3_cache_contains (cache, ENDPOINT, BUCKET, key, "\"e\"", 1000))
+        objects_kept++;
+    }
+
+  /* about 1.1 KB an object, 1 KB a listing: 9 KB at most remain */
+  g_assert_cmpuint (objects_kept, >, 0);
+  g_assert_cmpuint (objects_kept, <, 10);
+  {
+    g_autoptr(GDir) folder = g_dir_open (listings, 0, NULL);
+    guint n_listings = 0;
+
+    while (folder != NULL && g_dir_read_name (folder) != NULL)
+      n_listings++;
+    g_assert_cmpuint (n_listings * 1000 + objects_kept * 1000, <=, 9000);
+  }
+
+  remove_tree (dir);
+}
+
 static void
 test_parse_size (void)
 {
@@ -407,6 +623,11 @@ main (int   argc,
   g_test_add_func ("/s3-cache/eviction", test_eviction);
   g_test_add ("/s3-cache/listing", Fixture, NULL, fixture_set_up, test_listing, fixture_tear_down);
   g_test_add_func ("/s3-cache/parse-size", test_parse_size);
+  g_test_add ("/s3-cache/large-object", Fixture, NULL, fixture_set_up, test_large_object, fixture_tear_down);
+  g_test_add ("/s3-cache/writer-abandoned", Fixture, NULL, fixture_set_up, test_writer_abandoned, fixture_tear_down);
+  g_test_add ("/s3-cache/etag-rule", Fixture, NULL, fixture_set_up, test_etag_rule, fixture_tear_down);
+  g_test_add ("/s3-cache/not-regular", Fixture, NULL, fixture_set_up, test_not_regular, fixture_tear_down);
+  g_test_add_func ("/s3-cache/close-trims", test_close_trims);
 
   return g_test_run ();
 }

@@ -26,6 +26,9 @@ typedef enum
   SCRIPT_NO_SUCH_BUCKET,
   SCRIPT_REGION,        /* 301 unless signed for eu-central-1 */
   SCRIPT_STALL,
+  SCRIPT_RETRY_AFTER,   /* 503 with Retry-After: 2, then OK */
+  SCRIPT_SKEWED,        /* 403 RequestTimeTooSkewed, S3's clock an hour ahead */
+  SCRIPT_REGION_STUCK,  /* 301 naming eu-west-3, whatever the signature */
 } Script;
 
 typedef struct
@@ -34,6 +37,7 @@ typedef struct
   Script   script;
   guint    failures_left;   /* for 500 and SlowDown: then OK */
   guint    n_requests;
+  gint64   request_times[8];   /* monotonic, of the first requests */
   gboolean saw_unsigned;
   gboolean saw_signed;
   char    *last_path;
@@ -53,6 +57,8 @@ s3_handler (SoupServerMessage *message,
   Script script;
 
   g_mutex_lock (&s3->lock);
+  if (s3->n_requests < G_N_ELEMENTS (s3->request_times))
+    s3->request_times[s3->n_requests] = g_get_monotonic_time ();
   s3->n_requests++;
   g_free (s3->last_path);
   s3->last_path = g_strdup (path);
@@ -100,6 +106,35 @@ s3_handler (SoupServerMessage *message,
                                         "x-amz-bucket-region", "eu-central-1");
           status = 301, body = "<Error><Code>PermanentRedirect</Code></Error>";
         }
+      break;
+    case SCRIPT_RETRY_AFTER:
+      if (failing)
+        {
+          soup_message_headers_replace (soup_server_message_get_response_headers (message), "Retry-After", "2");
+          status = 503, body = "<Error><Code>ServiceUnavailable</Code></Error>";
+        }
+      break;
+    case SCRIPT_SKEWED:
+      {
+        g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+        g_autoptr(GDateTime) later = g_date_time_add_seconds (now, 3600);
+        g_autofree char *date = soup_date_time_to_string (later, SOUP_DATE_HTTP);
+
+        soup_message_headers_replace (soup_server_message_get_response_headers (message), "Date", date);
+        status = 403;
+        body = "<Error><Code>RequestTimeTooSkewed</Code><Message>The difference between the request time "
+               "and the current time is too large.</Message><MaxAllowedSkewMilliseconds>900000"
+               "</MaxAllowedSkewMilliseconds></Error>";
+      }
+      break;
+    case SCRIPT_REGION_STUCK:
+      soup_message_headers_replace (soup_server_message_get_response_headers (message),
+                                    "x-amz-bucket-region", "eu-west-3");
+      soup_message_headers_replace (soup_server_message_get_response_headers (message),
+                                    "Location", "https://bucket.s3.eu-west-3.amazonaws.com/job/a");
+      status = 301;
+      body = "<Error><Code>PermanentRedirect</Code><Message>The bucket you are attempting to access must be "
+             "addressed using the specified endpoint.</Message></Error>";
       break;
     case SCRIPT_STALL:
       /* never answered: the client must give up or be cancelled */
@@ -239,7 +274,8 @@ test_gives_up (Fixture       *fixture,
   g_assert_cmpuint (fixture->s3.n_requests, ==, 3);
 }
 
-/* An answer longer than the listed size is refused, and not retried. */
+/* An answer longer than the listed size is refused, and not retried: the
+ * object changed since it was listed. */
 static void
 test_too_big (Fixture       *fixture,
               gconstpointer  data)
@@ -250,7 +286,7 @@ test_too_big (Fixture       *fixture,
 
   bytes = smprof_s3_client_get_object (client, "bucket", "job/a", 2, NULL, NULL, &error);
   g_assert_null (bytes);
-  g_assert_error (error, SMPROF_S3_ERROR, SMPROF_S3_ERROR_BAD_RESPONSE);
+  g_assert_error (error, SMPROF_S3_ERROR, SMPROF_S3_ERROR_CHANGED);
   g_assert_true (strstr (error->message, "s3://bucket/job/a") != NULL);
   g_assert_cmpuint (fixture->s3.n_requests, ==, 1);
   g_clear_pointer (&bytes, g_bytes_unref);
@@ -313,6 +349,73 @@ test_region_redirect (Fixture       *fixture,
   after = smprof_s3_client_dup_region (client);
   g_assert_cmpstr (after, ==, "eu-central-1");
   g_assert_cmpuint (fixture->s3.n_requests, ==, 2);
+}
+
+/* A 503 asking to come back in 2 s is retried no sooner; the wait is the
+ * server's (the backoff alone would be 0.1 to 0.2 s). */
+static void
+test_retry_after (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autoptr(SmprofS3Client) client = new_client (fixture, FALSE, 5, 3);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 gap;
+
+  fixture->s3.script = SCRIPT_RETRY_AFTER;
+  fixture->s3.failures_left = 1;
+  bytes = smprof_s3_client_get_object (client, "bucket", "job/a", G_MAXUINT64, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (fixture->s3.n_requests, ==, 2);
+  gap = fixture->s3.request_times[1] - fixture->s3.request_times[0];
+  g_test_message ("retried after %.2f s", gap / 1e6);
+  g_assert_cmpint (gap, >=, 2 * G_USEC_PER_SEC - 50 * 1000);
+  g_assert_cmpint (gap, <, (SMPROF_S3_RETRY_AFTER_MAX + 1) * G_USEC_PER_SEC);
+}
+
+/* A clock an hour behind S3's: said, with S3's time, and not retried with
+ * the same clock. */
+static void
+test_clock_skew (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autoptr(SmprofS3Client) client = new_client (fixture, FALSE, 5, 5);
+  g_autoptr(SmprofS3ListPage) page = NULL;
+  g_autoptr(GError) error = NULL;
+
+  fixture->s3.script = SCRIPT_SKEWED;
+  page = smprof_s3_client_list_objects (client, "bucket", "job/", NULL, NULL, 0, NULL, &error);
+  g_assert_null (page);
+  g_assert_nonnull (error);
+  g_test_message ("%s", error->message);
+  g_assert_true (g_error_matches (error, SMPROF_S3_ERROR, SMPROF_S3_ERROR_CLOCK_SKEWED));
+  g_assert_nonnull (strstr (error->message, "clock"));
+  /* 3600 s, give or take the test's own second */
+  g_assert_true (strstr (error->message, "3600 seconds behind") != NULL ||
+                 strstr (error->message, "3599 seconds behind") != NULL ||
+                 strstr (error->message, "3601 seconds behind") != NULL);
+  g_assert_cmpuint (fixture->s3.n_requests, ==, 1);
+}
+
+/* A 301 naming the bucket's region, from an endpoint that keeps answering
+ * so: the error names the region and where S3 redirects. */
+static void
+test_region_named (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(SmprofS3Client) client = new_client (fixture, FALSE, 5, 3);
+  g_autoptr(SmprofS3ListPage) page = NULL;
+  g_autoptr(GError) error = NULL;
+
+  fixture->s3.script = SCRIPT_REGION_STUCK;
+  page = smprof_s3_client_list_objects (client, "bucket", "job/", NULL, NULL, 0, NULL, &error);
+  g_assert_null (page);
+  g_assert_error (error, SMPROF_S3_ERROR, SMPROF_S3_ERROR_WRONG_REGION);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "eu-west-3"));
+  g_assert_nonnull (strstr (error->message, "AWS_REGION=eu-west-3"));
+  g_assert_nonnull (strstr (error->message, "https://bucket.s3.eu-west-3.amazonaws.com/job/a"));
+  g_assert_null (strstr (error->message, "did not say"));
 }
 
 static void
@@ -467,6 +570,9 @@ main (int   argc,
   ADD ("/s3-client/access-denied", test_access_denied);
   ADD ("/s3-client/no-such-bucket", test_no_such_bucket);
   ADD ("/s3-client/region-redirect", test_region_redirect);
+  ADD ("/s3-client/region-named", test_region_named);
+  ADD ("/s3-client/retry-after", test_retry_after);
+  ADD ("/s3-client/clock-skew", test_clock_skew);
   ADD ("/s3-client/anonymous", test_anonymous);
   ADD ("/s3-client/cancel", test_cancel);
   ADD ("/s3-client/timeout", test_timeout);

@@ -14,6 +14,8 @@
 
 #define FLAG_REF  0x80
 #define MAX_DEPTH 64
+/* The largest dump whose value arrays are sized before it is read. */
+#define PRESIZE_MAX_BYTES (16u << 20)
 
 /* A reference slot whose container is still being read. */
 #define SLOT_PENDING G_MAXUINT32
@@ -598,15 +600,19 @@ parse_all (Reader   *reader,
     return fail (reader, SMPROF_FORMAT_ERROR_CORRUPT, 0,
                  "%" G_GSIZE_FORMAT " bytes is too large for a marshal dump", len);
 
-  /* pstats dumps hold roughly one value per 6 to 8 bytes. */
-  if (reader->values_size < len / 8 + 16)
+  /* pstats dumps hold roughly one value per 6 to 8 bytes: room for them is
+   * made before reading, for dumps up to PRESIZE_MAX_BYTES. The arrays of a
+   * larger one grow as it is read, so that what it costs follows what it
+   * holds, not what its length claims (a large file of garbage costs
+   * nothing). */
+  if (reader->values_size < MIN (len, PRESIZE_MAX_BYTES) / 8 + 16)
     {
-      reader->values_size = len / 8 + 16;
+      reader->values_size = MIN (len, PRESIZE_MAX_BYTES) / 8 + 16;
       reader->values = g_renew (SmprofMarshalValue, reader->values, reader->values_size);
     }
-  if (reader->items_size < len / 8 + 16)
+  if (reader->items_size < MIN (len, PRESIZE_MAX_BYTES) / 8 + 16)
     {
-      reader->items_size = len / 8 + 16;
+      reader->items_size = MIN (len, PRESIZE_MAX_BYTES) / 8 + 16;
       reader->items = g_renew (guint32, reader->items, reader->items_size);
     }
 

@@ -25,15 +25,20 @@ load_record (SmprofJob    *self,
 {
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) error = NULL;
+  SmprofPstats *pstats = NULL;
+  SmprofPyinstrumentSession *session = NULL;
 
   bytes = smprof_source_load (self->source, record->path, cancellable, &error);
   if (bytes != NULL)
     {
       if (record->profiler == SMPROF_PROFILER_CPROFILE)
-        record->pstats = smprof_pstats_parse (bytes, self->function_keys, &error);
+        pstats = smprof_pstats_parse (bytes, self->function_keys, &error);
       else
-        record->session = smprof_pyinstrument_parse (bytes, self->function_keys, &error);
+        session = smprof_pyinstrument_parse (bytes, self->function_keys, &error);
     }
+
+  if (pstats != NULL || session != NULL)
+    _smprof_record_publish_stats (record, _smprof_record_stats_new (pstats, session));
 
   if (error != NULL)
     {
@@ -50,7 +55,7 @@ load_record (SmprofJob    *self,
       else
         message = g_strdup_printf (_("cannot read, interval skipped: %s"), error->message);
 
-      record->failed = TRUE;
+      g_atomic_int_set (&record->failed, TRUE);
       _smprof_job_add_problem (self, record->path, message);
     }
 }

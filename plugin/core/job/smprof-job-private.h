@@ -10,12 +10,29 @@
 
 G_BEGIN_DECLS
 
+/* What owns a record's parsed stats (SmprofRecord.stats), counted: the
+ * records of one interval in the successive listings of a job share it, so
+ * a live refresh holds one copy of the stats, not one per listing. */
+typedef struct
+{
+  SmprofPstats              *pstats;
+  SmprofPyinstrumentSession *session;
+} SmprofRecordStats;
+
+/* The function keys a job's stats are interned in, counted likewise: a
+ * refreshed job interns into its predecessor's, since they share stats. */
+typedef struct
+{
+  SmprofFunctionKeys *keys;
+} SmprofSharedKeys;
+
 struct _SmprofJob
 {
   GObject          parent_instance;
 
   SmprofSource       *source;
-  SmprofFunctionKeys *function_keys;
+  SmprofSharedKeys   *shared_keys;
+  SmprofFunctionKeys *function_keys;                  /* shared_keys->keys */
   GStringChunk       *names;                          /* node ids and frameworks */
   GPtrArray          *records[SMPROF_N_PROFILERS];    /* SmprofRecord, record order */
   GMutex              problems_lock;
@@ -25,6 +42,17 @@ struct _SmprofJob
   GPtrArray       *timeline_paths;                 /* framework timeline files listed */
   GHashTable      *step_events;                    /* node id -> GArray of SmprofStepEvent */
 };
+
+SmprofRecordStats *_smprof_record_stats_new     (SmprofPstats              *pstats,
+                                                 SmprofPyinstrumentSession *session);
+void               _smprof_record_stats_unref   (SmprofRecordStats         *stats);
+void               _smprof_record_publish_stats (SmprofRecord              *record,
+                                                 SmprofRecordStats         *stats);
+SmprofRecordStats *_smprof_record_dup_stats     (SmprofRecord              *record);
+void               _smprof_job_share_keys       (SmprofJob                 *self,
+                                                 SmprofJob                 *previous);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SmprofRecordStats, _smprof_record_stats_unref)
 
 void _smprof_job_add_problem (SmprofJob  *self,
                               const char *path,

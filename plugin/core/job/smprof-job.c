@@ -18,15 +18,88 @@ G_DEFINE_FINAL_TYPE (SmprofJob, smprof_job, G_TYPE_OBJECT)
 #define PYINSTRUMENT_HTML "python_stats.html"
 
 static void
+record_stats_clear (gpointer data)
+{
+  SmprofRecordStats *stats = data;
+
+  g_clear_pointer (&stats->pstats, smprof_pstats_free);
+  g_clear_pointer (&stats->session, smprof_pyinstrument_session_free);
+}
+
+/* Takes @pstats or @session. */
+SmprofRecordStats *
+_smprof_record_stats_new (SmprofPstats              *pstats,
+                          SmprofPyinstrumentSession *session)
+{
+  SmprofRecordStats *stats = g_atomic_rc_box_new0 (SmprofRecordStats);
+
+  stats->pstats = pstats;
+  stats->session = session;
+
+  return stats;
+}
+
+void
+_smprof_record_stats_unref (SmprofRecordStats *stats)
+{
+  g_atomic_rc_box_release_full (stats, record_stats_clear);
+}
+
+/* Gives @record the stats @stats owns (taking the reference), visible to
+ * another thread's _smprof_record_dup_stats() once this returns: a refresh
+ * may look at a record while a worker reads its file. */
+void
+_smprof_record_publish_stats (SmprofRecord      *record,
+                              SmprofRecordStats *stats)
+{
+  record->pstats = stats->pstats;
+  record->session = stats->session;
+  g_atomic_pointer_set (&record->stats, stats);
+}
+
+/* A reference to @record's stats, or NULL if it has none (yet). */
+SmprofRecordStats *
+_smprof_record_dup_stats (SmprofRecord *record)
+{
+  SmprofRecordStats *stats = g_atomic_pointer_get (&record->stats);
+
+  return stats != NULL ? g_atomic_rc_box_acquire (stats) : NULL;
+}
+
+static void
 record_free (gpointer data)
 {
   SmprofRecord *record = data;
 
   g_free (record->interval);
   g_free (record->path);
-  g_clear_pointer (&record->pstats, smprof_pstats_free);
-  g_clear_pointer (&record->session, smprof_pyinstrument_session_free);
+  if (record->stats != NULL)
+    _smprof_record_stats_unref (record->stats);
   g_free (record);
+}
+
+static void
+shared_keys_clear (gpointer data)
+{
+  g_clear_pointer (&((SmprofSharedKeys *) data)->keys, smprof_function_keys_free);
+}
+
+/* Makes @self intern into @previous's function keys, before it has any. */
+void
+_smprof_job_share_keys (SmprofJob *self,
+                        SmprofJob *previous)
+{
+  g_assert (smprof_function_keys_get_size (self->function_keys) == 0);
+
+  g_atomic_rc_box_release_full (self->shared_keys, shared_keys_clear);
+  self->shared_keys = g_atomic_rc_box_acquire (previous->shared_keys);
+  self->function_keys = self->shared_keys->keys;
+}
+
+static void
+shared_keys_release (SmprofSharedKeys *shared_keys)
+{
+  g_atomic_rc_box_release_full (shared_keys, shared_keys_clear);
 }
 
 static void
@@ -38,7 +111,8 @@ smprof_job_finalize (GObject *object)
     g_clear_pointer (&self->records[i], g_ptr_array_unref);
   g_clear_pointer (&self->problems, g_ptr_array_unref);
   _smprof_job_clear_step_events (self);
-  g_clear_pointer (&self->function_keys, smprof_function_keys_free);
+  self->function_keys = NULL;
+  g_clear_pointer (&self->shared_keys, shared_keys_release);
   g_clear_pointer (&self->names, g_string_chunk_free);
   g_clear_object (&self->source);
   g_mutex_clear (&self->problems_lock);
@@ -56,7 +130,9 @@ static void
 smprof_job_init (SmprofJob *self)
 {
   g_mutex_init (&self->problems_lock);
-  self->function_keys = smprof_function_keys_new ();
+  self->shared_keys = g_atomic_rc_box_new0 (SmprofSharedKeys);
+  self->shared_keys->keys = smprof_function_keys_new ();
+  self->function_keys = self->shared_keys->keys;
   self->names = g_string_chunk_new (4096);
   self->problems = g_ptr_array_new_with_free_func ((GDestroyNotify) smprof_problem_free);
   for (guint i = 0; i < SMPROF_N_PROFILERS; i++)
@@ -292,6 +368,8 @@ index_entry (Indexer            *indexer,
   record->name = name;
   record->interval = g_strdup (parts[4]);
   record->path = g_steal_pointer (&entry->path);
+  record->size = entry->size;
+  record->version = entry->version;
   g_ptr_array_add (self->records[profiler], record);
 }
 

@@ -35,17 +35,50 @@ typedef struct
   char               *path;          /* the stats file, relative to the job root */
   guint               order;         /* position in smdebug's record order */
 
+  guint64             size;          /* the stats file's, as listed */
+  guint64             version;       /* SmprofListingEntry.version, as listed */
+
   /* Filled by smprof_job_load_stats(); at most one is set. */
   SmprofPstats              *pstats;
   SmprofPyinstrumentSession *session;
   gboolean                   failed; /* the file could not be read: see the job's problems */
+
+  /* private: what owns @pstats or @session, shared with the same interval
+   * of the jobs a live refresh lists (smprof_job_open()) */
+  gpointer                   stats;
 } SmprofRecord;
+
+/**
+ * SmprofJobChanges:
+ * @SMPROF_JOB_CHANGED_NOTHING: the job is as it was
+ * @SMPROF_JOB_CHANGED_INTERVALS: intervals appeared or went, or their stats
+ *   files changed
+ * @SMPROF_JOB_CHANGED_STATS: stats read before now read otherwise: a file
+ *   that could not be read now reads, or one that changed was read again
+ * @SMPROF_JOB_CHANGED_PROBLEMS: what the job reports as skipped differs
+ * @SMPROF_JOB_CHANGED_STEPS: the framework timelines' steps differ
+ *
+ * What smprof_job_open() found changed since the job it was given.
+ */
+typedef enum
+{
+  SMPROF_JOB_CHANGED_NOTHING   = 0,
+  SMPROF_JOB_CHANGED_INTERVALS = 1 << 0,
+  SMPROF_JOB_CHANGED_STATS     = 1 << 1,
+  SMPROF_JOB_CHANGED_PROBLEMS  = 1 << 2,
+  SMPROF_JOB_CHANGED_STEPS     = 1 << 3,
+} SmprofJobChanges;
 
 #define SMPROF_TYPE_JOB (smprof_job_get_type ())
 
 G_DECLARE_FINAL_TYPE (SmprofJob, smprof_job, SMPROF, JOB, GObject)
 
 SmprofJob           *smprof_job_new              (SmprofSource          *source);
+SmprofJob           *smprof_job_open             (SmprofSource          *source,
+                                                  SmprofJob             *previous,
+                                                  SmprofJobChanges      *changes,
+                                                  GCancellable          *cancellable,
+                                                  GError               **error);
 gboolean             smprof_job_load             (SmprofJob             *self,
                                                   GCancellable          *cancellable,
                                                   GError               **error);

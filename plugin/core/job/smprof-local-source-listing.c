@@ -89,7 +89,7 @@ copy_listing (SmprofListing       *to,
     {
       const SmprofListingEntry *entry = g_ptr_array_index (from->entries, i);
 
-      smprof_listing_add (to, entry->path, entry->kind, entry->size);
+      smprof_listing_add_full (to, entry->path, entry->kind, entry->size, entry->version);
     }
 
   for (guint i = 0; i < from->problems->len; i++)
@@ -296,7 +296,8 @@ list_pevents_folder (SmprofLocalSource *self,
 
           if (smprof_pevents_is_timeline_path (file_relative) &&
               g_stat (file, &st) == 0 && S_ISREG (st.st_mode))
-            smprof_listing_add (listing, file_relative, SMPROF_LISTING_FILE, st.st_size);
+            smprof_listing_add_full (listing, file_relative, SMPROF_LISTING_FILE, st.st_size,
+                                       _smprof_local_source_version (&st));
         }
     }
 }

@@ -60,7 +60,8 @@ list_interval_folder (SmprofLocalSource *self,
       if (S_ISDIR (st.st_mode))
         continue;
 
-      smprof_listing_add (listing, child_relative, SMPROF_LISTING_FILE, st.st_size);
+      smprof_listing_add_full (listing, child_relative, SMPROF_LISTING_FILE, st.st_size,
+                                 _smprof_local_source_version (&st));
       n_files++;
     }
 
@@ -103,7 +104,8 @@ list_node_folder_by_path (SmprofLocalSource *self,
       if (S_ISDIR (st.st_mode))
         list_interval_folder (self, listing, child_relative);
       else
-        smprof_listing_add (listing, child_relative, SMPROF_LISTING_FILE, st.st_size);
+        smprof_listing_add_full (listing, child_relative, SMPROF_LISTING_FILE, st.st_size,
+                                 _smprof_local_source_version (&st));
     }
 }
 
@@ -260,8 +262,8 @@ list_interval_folder_at (SmprofListing *listing,
         {
           for (guint i = 0; i < G_N_ELEMENTS (stats_files); i++)
             if (found[i])
-              smprof_listing_take (listing, g_strconcat (relative, "/", stats_files[i], NULL),
-                                   SMPROF_LISTING_FILE, st[i].st_size);
+              smprof_listing_take_full (listing, g_strconcat (relative, "/", stats_files[i], NULL),
+                                        SMPROF_LISTING_FILE, st[i].st_size, _smprof_local_source_version (&st[i]));
           return TRUE;
         }
     }
@@ -294,7 +296,8 @@ list_interval_folder_at (SmprofListing *listing,
       if (S_ISDIR (st.st_mode))
         continue;
 
-      smprof_listing_add (listing, child_relative, SMPROF_LISTING_FILE, st.st_size);
+      smprof_listing_add_full (listing, child_relative, SMPROF_LISTING_FILE, st.st_size,
+                                 _smprof_local_source_version (&st));
       n_files++;
     }
 
@@ -347,7 +350,8 @@ list_node_entries (SmprofLocalSource          *self,
         }
 
       if (!S_ISDIR (st.st_mode))
-        smprof_listing_add (listing, child_relative, SMPROF_LISTING_FILE, st.st_size);
+        smprof_listing_add_full (listing, child_relative, SMPROF_LISTING_FILE, st.st_size,
+                                 _smprof_local_source_version (&st));
       else if (names_only)
         smprof_listing_add (listing, child_relative, SMPROF_LISTING_FOLDER, 0);
       else if (!list_interval_folder_at (listing, options->stats_only, fd, child->name, child_relative))

@@ -7,6 +7,8 @@
 
 #pragma once
 
+#include <sys/stat.h>
+
 #include "smprof-local-source.h"
 
 G_BEGIN_DECLS
@@ -21,7 +23,8 @@ struct _SmprofLocalSource
 };
 
 /* smprof-local-source.c */
-gboolean _smprof_local_source_is_directory (const char *path);
+gboolean _smprof_local_source_is_directory (const char        *path);
+guint64  _smprof_local_source_version      (const struct stat *st);
 
 /* smprof-local-source-listing.c */
 void       _smprof_local_source_add_io_problem     (SmprofListing               *listing,

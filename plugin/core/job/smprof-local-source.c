@@ -55,6 +55,27 @@ _smprof_local_source_is_directory (const char *path)
   return g_stat (path, &st) == 0 && S_ISDIR (st.st_mode);
 }
 
+/* A file's version (SmprofListingEntry.version): its modification and change
+ * times to the nanosecond and its inode, mixed. A file written again, in
+ * place or replaced by a rename, has another; one left alone keeps it. */
+guint64
+_smprof_local_source_version (const struct stat *st)
+{
+  guint64 mtime = (guint64) st->st_mtim.tv_sec * G_GUINT64_CONSTANT (1000000000) + (guint64) st->st_mtim.tv_nsec;
+  guint64 ctime = (guint64) st->st_ctim.tv_sec * G_GUINT64_CONSTANT (1000000000) + (guint64) st->st_ctim.tv_nsec;
+  guint64 version = 0;
+  guint64 parts[3] = { mtime, ctime, (guint64) st->st_ino };
+
+  for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
+    {
+      version = (version ^ parts[i]) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+      version ^= version >> 29;
+    }
+
+  /* 0 says "unknown" */
+  return version != 0 ? version : 1;
+}
+
 /**
  * smprof_local_source_new:
  * @path: a job root (the folder holding framework/) or a folder below it, down

@@ -66,6 +66,7 @@ smprof_listing_free (SmprofListing *listing)
 
   g_ptr_array_unref (listing->entries);
   g_ptr_array_unref (listing->problems);
+  g_free (listing->incomplete);
   g_free (listing);
 }
 
@@ -75,12 +76,7 @@ smprof_listing_add (SmprofListing     *listing,
                     SmprofListingKind  kind,
                     guint64            size)
 {
-  SmprofListingEntry *entry = g_new0 (SmprofListingEntry, 1);
-
-  entry->path = g_strdup (path);
-  entry->kind = kind;
-  entry->size = size;
-  g_ptr_array_add (listing->entries, entry);
+  smprof_listing_take_full (listing, g_strdup (path), kind, size, 0);
 }
 
 /* smprof_listing_add(), taking @path: listings hold tens of thousands of
@@ -91,11 +87,33 @@ smprof_listing_take (SmprofListing     *listing,
                      SmprofListingKind  kind,
                      guint64            size)
 {
-  SmprofListingEntry *entry = g_new0 (SmprofListingEntry, 1);
+  smprof_listing_take_full (listing, path, kind, size, 0);
+}
+
+/* smprof_listing_add() with the file's version (SmprofListingEntry.version). */
+void
+smprof_listing_add_full (SmprofListing     *listing,
+                         const char        *path,
+                         SmprofListingKind  kind,
+                         guint64            size,
+                         guint64            version)
+{
+  smprof_listing_take_full (listing, g_strdup (path), kind, size, version);
+}
+
+void
+smprof_listing_take_full (SmprofListing     *listing,
+                          char              *path,
+                          SmprofListingKind  kind,
+                          guint64            size,
+                          guint64            version)
+{
+  SmprofListingEntry *entry = g_new (SmprofListingEntry, 1);
 
   entry->path = path;
   entry->kind = kind;
   entry->size = size;
+  entry->version = version;
   g_ptr_array_add (listing->entries, entry);
 }
 

@@ -34,11 +34,21 @@ typedef enum
   SMPROF_LISTING_FOLDER,
 } SmprofListingKind;
 
+/**
+ * SmprofListingEntry:
+ * @path: relative to the job root, '/'-separated
+ * @kind: what it is
+ * @size: a file's size
+ * @version: a number that changes when the file's contents do (a local
+ *   file's times and inode, an S3 object's ETag), 0 when the source cannot
+ *   tell; a live refresh reads a file again when it changes
+ */
 typedef struct
 {
-  char              *path;   /* relative to the job root, '/'-separated */
+  char              *path;
   SmprofListingKind  kind;
   guint64            size;
+  guint64            version;
 } SmprofListingEntry;
 
 /**
@@ -58,6 +68,8 @@ typedef struct
  *   folder path to #SmprofListing, freed with smprof_listing_free()) where a
  *   source may keep what it listed by name, to copy it from there when the
  *   caller lists again with the same table and more @full_nodes
+ * @fresh: the listing must be of the job as it is now (a live refresh): a
+ *   source that keeps listings (S3's cache) lists anew
  *
  * What a caller asks of smprof_source_list(). All zero (or %NULL options):
  * everything, in full.
@@ -68,12 +80,16 @@ typedef struct
   gboolean    names_only;
   GHashTable *full_nodes;
   GHashTable *names_cache;
+  gboolean    fresh;
 } SmprofListingOptions;
 
 /**
  * SmprofListing:
  * @entries: (element-type SmprofListingEntry): what was found
  * @problems: (element-type SmprofProblem): what could not be read
+ * @incomplete: (nullable): set by the source when a part of the job could
+ *   not be listed for a reason that may pass (S3 failing a request): what
+ *   failed, for a person; a problem names it too
  *
  * What a source found below `framework/`: every file in node and interval
  * folders, interval folders without files, and what it could not read.
@@ -85,6 +101,7 @@ typedef struct
 {
   GPtrArray *entries;    /* SmprofListingEntry */
   GPtrArray *problems;   /* SmprofProblem */
+  char      *incomplete;
 } SmprofListing;
 
 SmprofListing *smprof_listing_new         (void);
@@ -97,6 +114,16 @@ void           smprof_listing_take        (SmprofListing     *listing,
                                            char              *path,
                                            SmprofListingKind  kind,
                                            guint64            size);
+void           smprof_listing_add_full    (SmprofListing     *listing,
+                                           const char        *path,
+                                           SmprofListingKind  kind,
+                                           guint64            size,
+                                           guint64            version);
+void           smprof_listing_take_full   (SmprofListing     *listing,
+                                           char              *path,
+                                           SmprofListingKind  kind,
+                                           guint64            size,
+                                           guint64            version);
 void           smprof_listing_add_problem (SmprofListing     *listing,
                                            const char        *path,
                                            const char        *message);

@@ -72,7 +72,11 @@ smprof_aws_config_new_from_data (const char *data,
 
   g_return_val_if_fail (data != NULL || length == 0, self);
 
-  text = length < 0 ? g_strdup (data) : g_strndup (data, length);
+  /* g_strndup (NULL, 0) is NULL, not "": no data is an empty file. */
+  if (data == NULL)
+    text = g_strdup ("");
+  else
+    text = length < 0 ? g_strdup (data) : g_strndup (data, length);
   lines = g_strsplit (g_str_has_prefix (text, "\xEF\xBB\xBF") ? text + 3 : text, "\n", -1);
 
   for (guint i = 0; lines[i] != NULL; i++)

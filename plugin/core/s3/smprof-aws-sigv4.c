@@ -25,12 +25,6 @@ wipe (void  *data,
     *bytes++ = 0;
 }
 
-static gboolean
-is_unreserved (guchar c)
-{
-  return g_ascii_isalnum (c) || c == '-' || c == '_' || c == '.' || c == '~';
-}
-
 /**
  * smprof_aws_uri_encode:
  * @text: a path, key, query name or value, not encoded
@@ -45,25 +39,11 @@ char *
 smprof_aws_uri_encode (const char *text,
                        gboolean    keep_slash)
 {
-  static const char hex[] = "0123456789ABCDEF";
-  GString *out;
-
   g_return_val_if_fail (text != NULL, NULL);
 
-  out = g_string_sized_new (strlen (text) + 8);
-  for (const guchar *p = (const guchar *) text; *p != '\0'; p++)
-    {
-      if (is_unreserved (*p) || (keep_slash && *p == '/'))
-        g_string_append_c (out, *p);
-      else
-        {
-          g_string_append_c (out, '%');
-          g_string_append_c (out, hex[*p >> 4]);
-          g_string_append_c (out, hex[*p & 0xf]);
-        }
-    }
-
-  return g_string_free (out, FALSE);
+  /* GLib keeps exactly RFC 3986's unreserved characters (and those allowed
+   * here), and writes the others as upper-case %XX, byte by byte. */
+  return g_uri_escape_string (text, keep_slash ? "/" : NULL, FALSE);
 }
 
 /**

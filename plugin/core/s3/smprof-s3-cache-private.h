@@ -1,5 +1,6 @@
-/* smprof-s3-cache-private.h: the header of a cached object file, for the
- * fuzz target (tests/fuzz/fuzz-s3-cache.c)
+/* smprof-s3-cache-private.h: what smprof-s3-cache.c and
+ * smprof-s3-cache-object.c share, and the trailer of a cached object file,
+ * for the fuzz target (tests/fuzz/fuzz-s3-cache-header.c)
  *
  * SPDX-FileCopyrightText: 2026 The smprof authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -11,20 +12,31 @@
 
 G_BEGIN_DECLS
 
-/* The most of a file read for its header: a longer one is not a header. */
-#define SMPROF_S3_CACHE_MAX_HEADER 4096
+/* The longest trailer read back: a longer one is not a trailer. */
+#define SMPROF_S3_CACHE_MAX_TRAILER (64 * 1024)
 
 typedef struct
 {
-  char    *etag;
-  char    *sha256;
-  guint64  size;
-  gsize    header_length;   /* the body starts here */
-} SmprofS3CacheHeader;
+  char    *key;
+  char    *listed_etag;      /* "" when there was none */
+  char    *response_etag;    /* likewise */
+  guint64  size;             /* of the body, at the start of the file */
+  guint8   sha256[32];       /* of the body */
+  guint64  body_offset_end;  /* where the trailer starts: the body's size */
+} SmprofS3CacheTrailer;
 
-gboolean _smprof_s3_cache_parse_header (const char          *data,
-                                        gsize                length,
-                                        SmprofS3CacheHeader *header);
-void     _smprof_s3_cache_header_clear (SmprofS3CacheHeader *header);
+gboolean    _smprof_s3_cache_parse_trailer (const guint8          *tail,
+                                            gsize                  tail_length,
+                                            guint64                file_size,
+                                            SmprofS3CacheTrailer  *trailer);
+void        _smprof_s3_cache_trailer_clear (SmprofS3CacheTrailer  *trailer);
+
+/* smprof-s3-cache.c, for smprof-s3-cache-object.c */
+const char *_smprof_s3_cache_get_dir       (SmprofS3Cache         *self);
+int         _smprof_s3_cache_open_regular  (const char            *path,
+                                            guint64               *size);
+void        _smprof_s3_cache_touch         (const char            *path);
+void        _smprof_s3_cache_add_to_total  (SmprofS3Cache         *self,
+                                            guint64                bytes);
 
 G_END_DECLS

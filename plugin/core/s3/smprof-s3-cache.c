@@ -7,26 +7,26 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <utime.h>
 
 #include "smprof-s3-cache-private.h"
 
-/* Object files carry a small text header (format, ETag, size, SHA-256 of the
- * body) before the body, so one rename publishes both and a file is trusted
- * only when all of it agrees with the listing. */
-#define OBJECT_MAGIC "smprof-s3-object 1\n"
+/* The cache folder holds objects/ (object files: smprof-s3-cache-object.c)
+ * and listings/ (a job's listing, as the S3 source serializes it), both
+ * counted against the size limit. */
 #define LISTING_SUFFIX ".listing"
 /* Every object file name ends so; directory names never can, since an '@' in a
  * key is always escaped. A file and a folder of the same key prefix
  * ("a" and "a/b") therefore never collide. */
 #define OBJECT_SUFFIX "@"
-#define MAX_HEADER SMPROF_S3_CACHE_MAX_HEADER
 #define MAX_SEGMENT 180
 #define MAX_RELATIVE_PATH 3000
 /* Temporary files older than this were left by a crash. */
@@ -268,317 +268,49 @@ smprof_s3_cache_get_max_size (SmprofS3Cache *self)
   return self->max_size;
 }
 
-static char *
-object_path (SmprofS3Cache *self,
-             const char    *endpoint,
-             const char    *bucket,
-             const char    *key)
+const char *
+_smprof_s3_cache_get_dir (SmprofS3Cache *self)
 {
-  g_autofree char *relative = smprof_s3_cache_key_to_relative_path (endpoint, bucket, key);
-
-  return g_build_filename (self->dir, relative, NULL);
+  return self->dir;
 }
 
-typedef SmprofS3CacheHeader Header;
+/* Opens @path for reading only if it is a regular file, without following a
+ * last link and without waiting (a FIFO would block open() for a writer
+ * that never comes). Returns the descriptor, or -1 for a miss. */
+int
+_smprof_s3_cache_open_regular (const char *path,
+                               guint64    *size)
+{
+  struct stat st;
+  int fd = open (path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+
+  if (fd < 0)
+    return -1;
+
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) || st.st_size < 0)
+    {
+      close (fd);
+      return -1;
+    }
+
+  *size = st.st_size;
+  return fd;
+}
 
 void
-_smprof_s3_cache_header_clear (Header *header)
-{
-  g_clear_pointer (&header->etag, g_free);
-  g_clear_pointer (&header->sha256, g_free);
-}
-
-/* Reads "smprof-s3-object 1", then "name value" lines up to an empty line. */
-gboolean
-_smprof_s3_cache_parse_header (const char *data,
-                               gsize       length,
-                               Header     *header)
-{
-  const char *end = data + MIN (length, MAX_HEADER);
-  const char *line = data + strlen (OBJECT_MAGIC);
-  gboolean have_size = FALSE;
-
-  if (length < strlen (OBJECT_MAGIC) || memcmp (data, OBJECT_MAGIC, strlen (OBJECT_MAGIC)) != 0)
-    return FALSE;
-
-  while (line < end)
-    {
-      const char *newline = memchr (line, '\n', end - line);
-      g_autofree char *text = NULL;
-
-      if (newline == NULL)
-        return FALSE;
-      if (newline == line)
-        {
-          header->header_length = newline + 1 - data;
-          return have_size && header->etag != NULL && header->sha256 != NULL;
-        }
-
-      text = g_strndup (line, newline - line);
-      if (g_str_has_prefix (text, "etag "))
-        {
-          g_free (header->etag);
-          header->etag = g_strdup (text + 5);
-        }
-      else if (g_str_has_prefix (text, "sha256 "))
-        {
-          g_free (header->sha256);
-          header->sha256 = g_strdup (text + 7);
-        }
-      else if (g_str_has_prefix (text, "size "))
-        have_size = g_ascii_string_to_unsigned (text + 5, 10, 0, G_MAXUINT64, &header->size, NULL);
-
-      line = newline + 1;
-    }
-
-  return FALSE;
-}
-
-static gboolean
-read_header (const char *path,
-             Header     *header,
-             guint64    *file_size)
-{
-  char buffer[MAX_HEADER];
-  GStatBuf st;
-  size_t n;
-  FILE *file;
-
-  if ((file = g_fopen (path, "rb")) == NULL)
-    return FALSE;
-
-  n = fread (buffer, 1, sizeof buffer, file);
-  if (fstat (fileno (file), &st) != 0)
-    {
-      fclose (file);
-      return FALSE;
-    }
-  fclose (file);
-
-  *file_size = st.st_size;
-
-  return _smprof_s3_cache_parse_header (buffer, n, header);
-}
-
-static void
-touch (const char *path)
+_smprof_s3_cache_touch (const char *path)
 {
   /* recently used files are the last evicted */
   g_utime (path, NULL);
 }
 
-/* Keys and ETags go into the header on one line each. */
-static char *
-escape_line (const char *text)
-{
-  GString *out = g_string_new (NULL);
-
-  for (const char *p = text; *p != '\0'; p++)
-    {
-      if (*p == '\n' || *p == '\r' || *p == '%')
-        g_string_append_printf (out, "%%%02X", (guchar) *p);
-      else
-        g_string_append_c (out, *p);
-    }
-
-  return g_string_free (out, FALSE);
-}
-
-/* The header holds the ETag escaped (escape_line()): compare it so. */
-static gboolean
-header_matches (const Header *header,
-                const char   *etag,
-                guint64       size,
-                guint64       file_size)
-{
-  g_autofree char *escaped = escape_line (etag != NULL ? etag : "");
-
-  return header->size == size &&
-         (guint64) header->header_length + size == file_size &&
-         g_strcmp0 (header->etag, escaped) == 0;
-}
-
-/**
- * smprof_s3_cache_contains:
- * @self: a cache
- * @endpoint: the object's endpoint
- * @bucket: its bucket
- * @key: its key
- * @etag: (nullable): its ETag, as listed
- * @size: its size, as listed
- *
- * A cheap check (the header and the file's size, not the checksum) for
- * deciding what to download.
- *
- * Returns: whether a copy with this ETag and size is kept
- */
-gboolean
-smprof_s3_cache_contains (SmprofS3Cache *self,
-                          const char    *endpoint,
-                          const char    *bucket,
-                          const char    *key,
-                          const char    *etag,
-                          guint64        size)
-{
-  g_autofree char *path = NULL;
-  Header header = { 0 };
-  guint64 file_size = 0;
-  gboolean matches;
-
-  g_return_val_if_fail (SMPROF_IS_S3_CACHE (self), FALSE);
-
-  path = object_path (self, endpoint, bucket, key);
-  matches = read_header (path, &header, &file_size) && header_matches (&header, etag, size, file_size);
-  _smprof_s3_cache_header_clear (&header);
-
-  return matches;
-}
-
-/**
- * smprof_s3_cache_lookup:
- * @self: a cache
- * @endpoint: the object's endpoint
- * @bucket: its bucket
- * @key: its key
- * @etag: (nullable): its ETag, as listed
- * @size: its size, as listed
- *
- * Returns the kept copy when its ETag, size and checksum all agree; a copy
- * that disagrees is removed.
- *
- * Returns: (transfer full) (nullable): the object's bytes, or %NULL
- */
-GBytes *
-smprof_s3_cache_lookup (SmprofS3Cache *self,
-                        const char    *endpoint,
-                        const char    *bucket,
-                        const char    *key,
-                        const char    *etag,
-                        guint64        size)
-{
-  g_autofree char *path = NULL;
-  g_autofree char *contents = NULL;
-  g_autofree char *digest = NULL;
-  g_autoptr(GBytes) whole = NULL;
-  Header header = { 0 };
-  gsize length = 0;
-
-  g_return_val_if_fail (SMPROF_IS_S3_CACHE (self), NULL);
-
-  path = object_path (self, endpoint, bucket, key);
-  if (!g_file_get_contents (path, &contents, &length, NULL))
-    return NULL;
-
-  if (!_smprof_s3_cache_parse_header (contents, length, &header))
-    goto damaged;
-
-  if (!header_matches (&header, etag, size, length))
-    {
-      /* an older version of the object: not damaged, just stale */
-      _smprof_s3_cache_header_clear (&header);
-      return NULL;
-    }
-
-  digest = g_compute_checksum_for_data (G_CHECKSUM_SHA256,
-                                        (const guchar *) contents + header.header_length, size);
-  if (strcmp (digest, header.sha256) != 0)
-    goto damaged;
-
-  touch (path);
-  whole = g_bytes_new_take (g_steal_pointer (&contents), length);
-  {
-    gsize offset = header.header_length;
-
-    _smprof_s3_cache_header_clear (&header);
-    return g_bytes_new_from_bytes (whole, offset, size);
-  }
-
-damaged:
-  _smprof_s3_cache_header_clear (&header);
-  g_unlink (path);
-  return NULL;
-}
-
-static void
-add_to_total (SmprofS3Cache *self,
-              guint64        bytes)
+void
+_smprof_s3_cache_add_to_total (SmprofS3Cache *self,
+                               guint64        bytes)
 {
   g_mutex_lock (&self->lock);
   self->total += bytes;
   g_mutex_unlock (&self->lock);
-}
-
-/**
- * smprof_s3_cache_store:
- * @self: a cache
- * @endpoint: the object's endpoint
- * @bucket: its bucket
- * @key: its key
- * @etag: (nullable): its ETag, as the GET answered
- * @data: its bytes
- * @error: a location for a #GError, or %NULL
- *
- * Writes a temporary file beside the final one and renames it into place, so
- * a reader sees the old copy, the new one or none, never a part.
- *
- * Returns: whether the copy was kept
- */
-gboolean
-smprof_s3_cache_store (SmprofS3Cache  *self,
-                       const char     *endpoint,
-                       const char     *bucket,
-                       const char     *key,
-                       const char     *etag,
-                       GBytes         *data,
-                       GError        **error)
-{
-  g_autofree char *path = NULL;
-  g_autofree char *folder = NULL;
-  g_autofree char *digest = NULL;
-  g_autofree char *etag_line = NULL;
-  g_autofree char *key_line = NULL;
-  g_autoptr(GString) contents = NULL;
-  gsize size = 0;
-  const char *bytes;
-
-  g_return_val_if_fail (SMPROF_IS_S3_CACHE (self), FALSE);
-  g_return_val_if_fail (data != NULL, FALSE);
-
-  bytes = g_bytes_get_data (data, &size);
-  path = object_path (self, endpoint, bucket, key);
-  folder = g_path_get_dirname (path);
-  digest = g_compute_checksum_for_bytes (G_CHECKSUM_SHA256, data);
-  etag_line = escape_line (etag != NULL ? etag : "");
-  key_line = escape_line (key);
-
-  contents = g_string_sized_new (size + 256);
-  g_string_append (contents, OBJECT_MAGIC);
-  g_string_append_printf (contents, "etag %s\nsize %" G_GSIZE_FORMAT "\nsha256 %s\nkey %s\n\n",
-                          etag_line, size, digest, key_line);
-  if (contents->len > MAX_HEADER)
-    {
-      /* a header this long would not be read back: keep nothing */
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("ETag too long to cache"));
-      return FALSE;
-    }
-  g_string_append_len (contents, bytes, size);
-
-  if (g_mkdir_with_parents (folder, 0700) != 0)
-    {
-      int saved_errno = errno;
-
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                   _("Cannot create the cache folder “%s”: %s"), folder, g_strerror (saved_errno));
-      return FALSE;
-    }
-
-  if (!g_file_set_contents_full (path, contents->str, contents->len,
-                                 G_FILE_SET_CONTENTS_CONSISTENT, 0600, error))
-    return FALSE;
-
-  add_to_total (self, contents->len);
-
-  return TRUE;
 }
 
 typedef struct
@@ -610,8 +342,11 @@ compare_oldest_first (gconstpointer a,
   return strcmp (x->path, y->path);
 }
 
+/* The files of @folder and below whose names end in @suffix; others are
+ * temporary files, removed when a crash left them. */
 static void
 scan (const char *folder,
+      const char *suffix,
       GPtrArray  *files,
       gint64      now)
 {
@@ -630,13 +365,13 @@ scan (const char *folder,
         continue;
 
       if (S_ISDIR (st.st_mode))
-        scan (path, files, now);
+        scan (path, suffix, files, now);
       else if (S_ISREG (st.st_mode))
         {
           CachedFile *file;
 
           /* a temporary file that a crash left behind */
-          if (!g_str_has_suffix (name, OBJECT_SUFFIX))
+          if (!g_str_has_suffix (name, suffix))
             {
               if (now - st.st_mtime > STALE_TEMP_SECONDS)
                 g_unlink (path);
@@ -652,7 +387,7 @@ scan (const char *folder,
     }
 }
 
-/* Empty folders left by eviction go too, up to objects/ itself. */
+/* Empty folders left by eviction go too, up to objects/ itself (@stop). */
 static void
 remove_empty_parents (const char *path,
                       const char *stop)
@@ -668,39 +403,31 @@ remove_empty_parents (const char *path,
     }
 }
 
-/**
- * smprof_s3_cache_trim:
- * @self: a cache
- * @error: a location for a #GError, or %NULL
- *
- * Evicts the least recently used objects until the cache holds at most 90% of
- * its size limit, sparing those this process used (a job open now stays
- * whole even when it alone exceeds the limit). Cheap when the cache is known
- * to be under its limit.
- *
- * Returns: %TRUE
- */
-gboolean
-smprof_s3_cache_trim (SmprofS3Cache  *self,
-                      GError        **error)
+/* Evicts the least recently used files, objects and listings alike, until
+ * the cache holds at most 90% of its limit. With @spare_recent, files this
+ * process used are kept even so. */
+static void
+trim (SmprofS3Cache *self,
+      gboolean       spare_recent)
 {
   g_autoptr(GPtrArray) files = NULL;
   g_autoptr(GMutexLocker) locker = NULL;
   g_autofree char *objects = NULL;
+  g_autofree char *listings = NULL;
   gint64 now = g_get_real_time () / G_USEC_PER_SEC;
   guint64 total = 0;
   guint64 goal;
 
-  g_return_val_if_fail (SMPROF_IS_S3_CACHE (self), FALSE);
-
   locker = g_mutex_locker_new (&self->lock);
 
   if (self->total_known && self->total <= self->max_size)
-    return TRUE;
+    return;
 
   objects = g_build_filename (self->dir, "objects", NULL);
+  listings = g_build_filename (self->dir, "listings", NULL);
   files = g_ptr_array_new_with_free_func (cached_file_free);
-  scan (objects, files, now);
+  scan (objects, OBJECT_SUFFIX, files, now);
+  scan (listings, LISTING_SUFFIX, files, now);
 
   for (guint i = 0; i < files->len; i++)
     total += ((CachedFile *) g_ptr_array_index (files, i))->size;
@@ -713,20 +440,58 @@ smprof_s3_cache_trim (SmprofS3Cache  *self,
         {
           CachedFile *file = g_ptr_array_index (files, i);
 
-          if (file->mtime >= self->created)
+          if (spare_recent && file->mtime >= self->created)
             break;
           if (g_unlink (file->path) == 0)
             {
               total -= file->size;
-              remove_empty_parents (file->path, objects);
+              remove_empty_parents (file->path, g_str_has_prefix (file->path, objects) ? objects : listings);
             }
         }
     }
 
   self->total = total;
   self->total_known = TRUE;
+}
+
+/**
+ * smprof_s3_cache_trim:
+ * @self: a cache
+ * @error: a location for a #GError, or %NULL
+ *
+ * Evicts the least recently used objects and listings until the cache holds
+ * at most 90% of its size limit, sparing those this process used (a job open
+ * now stays whole even when it alone exceeds the limit, until
+ * smprof_s3_cache_close()). Cheap when the cache is known to be under its
+ * limit.
+ *
+ * Returns: %TRUE
+ */
+gboolean
+smprof_s3_cache_trim (SmprofS3Cache  *self,
+                      GError        **error)
+{
+  g_return_val_if_fail (SMPROF_IS_S3_CACHE (self), FALSE);
+
+  trim (self, TRUE);
 
   return TRUE;
+}
+
+/**
+ * smprof_s3_cache_close:
+ * @self: a cache
+ *
+ * Tells the cache that its user is done (the job is closed, the command ends):
+ * it trims to its limit, sparing nothing, so no run leaves it larger than
+ * its limit. It may still be used afterwards.
+ */
+void
+smprof_s3_cache_close (SmprofS3Cache *self)
+{
+  g_return_if_fail (SMPROF_IS_S3_CACHE (self));
+
+  trim (self, FALSE);
 }
 
 static char *
@@ -744,6 +509,9 @@ listing_path (SmprofS3Cache *self,
  * @self: a cache
  * @id: what the listing is of (endpoint, bucket, prefix)
  *
+ * A FIFO, a link or anything but a regular file is a miss, and is not
+ * waited on.
+ *
  * Returns: (transfer full) (nullable): the listing stored for @id
  */
 GBytes *
@@ -751,17 +519,42 @@ smprof_s3_cache_lookup_listing (SmprofS3Cache *self,
                                 const char    *id)
 {
   g_autofree char *path = NULL;
-  char *contents = NULL;
+  g_autofree char *contents = NULL;
+  guint64 size = 0;
   gsize length = 0;
+  int fd;
 
   g_return_val_if_fail (SMPROF_IS_S3_CACHE (self), NULL);
   g_return_val_if_fail (id != NULL, NULL);
 
   path = listing_path (self, id);
-  if (!g_file_get_contents (path, &contents, &length, NULL))
+  fd = _smprof_s3_cache_open_regular (path, &size);
+  if (fd < 0)
     return NULL;
 
-  return g_bytes_new_take (contents, length);
+  /* what was there when it was opened; a file still growing is damaged */
+  if (size <= G_MAXSIZE - 1)
+    {
+      contents = g_malloc (MAX (size, 1));
+      while (length < size)
+        {
+          ssize_t n = read (fd, contents + length, size - length);
+
+          if (n < 0 && errno == EINTR)
+            continue;
+          if (n <= 0)
+            break;
+          length += n;
+        }
+    }
+  close (fd);
+
+  if (contents == NULL || length != size)
+    return NULL;
+
+  _smprof_s3_cache_touch (path);
+
+  return g_bytes_new_take (g_steal_pointer (&contents), length);
 }
 
 /**
@@ -799,7 +592,11 @@ smprof_s3_cache_store_listing (SmprofS3Cache  *self,
     }
 
   bytes = g_bytes_get_data (data, &length);
+  if (!g_file_set_contents_full (path, bytes != NULL ? bytes : "", length,
+                                 G_FILE_SET_CONTENTS_CONSISTENT, 0600, error))
+    return FALSE;
 
-  return g_file_set_contents_full (path, bytes != NULL ? bytes : "", length,
-                                   G_FILE_SET_CONTENTS_CONSISTENT, 0600, error);
+  _smprof_s3_cache_add_to_total (self, length);
+
+  return TRUE;
 }

@@ -17,6 +17,9 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (SmprofS3Cache, smprof_s3_cache, SMPROF, S3_CACHE, GObject)
 
+/* A copy of one object being written: smprof_s3_cache_writer_new() */
+typedef struct _SmprofS3CacheWriter SmprofS3CacheWriter;
+
 char          *smprof_s3_cache_dup_default_dir       (void);
 gboolean       smprof_s3_cache_parse_size            (const char     *text,
                                                       guint64        *size);
@@ -47,13 +50,44 @@ gboolean       smprof_s3_cache_store                 (SmprofS3Cache  *self,
                                                       const char     *etag,
                                                       GBytes         *data,
                                                       GError        **error);
+gboolean       smprof_s3_cache_store_full            (SmprofS3Cache  *self,
+                                                      const char     *endpoint,
+                                                      const char     *bucket,
+                                                      const char     *key,
+                                                      const char     *listed_etag,
+                                                      const char     *response_etag,
+                                                      GBytes         *data,
+                                                      GError        **error);
 gboolean       smprof_s3_cache_trim                  (SmprofS3Cache  *self,
                                                       GError        **error);
+void           smprof_s3_cache_close                 (SmprofS3Cache  *self);
 GBytes        *smprof_s3_cache_lookup_listing        (SmprofS3Cache  *self,
                                                       const char     *id);
 gboolean       smprof_s3_cache_store_listing         (SmprofS3Cache  *self,
                                                       const char     *id,
                                                       GBytes         *data,
                                                       GError        **error);
+
+
+SmprofS3CacheWriter *smprof_s3_cache_writer_new      (SmprofS3Cache        *self,
+                                                      const char           *endpoint,
+                                                      const char           *bucket,
+                                                      const char           *key,
+                                                      GError              **error);
+gboolean             smprof_s3_cache_writer_reset    (SmprofS3CacheWriter  *writer,
+                                                      GError              **error);
+gboolean             smprof_s3_cache_writer_write    (SmprofS3CacheWriter  *writer,
+                                                      const guint8         *data,
+                                                      gsize                 length,
+                                                      GError              **error);
+guint64              smprof_s3_cache_writer_get_size (SmprofS3CacheWriter  *writer);
+gboolean             smprof_s3_cache_writer_commit   (SmprofS3CacheWriter  *writer,
+                                                      const char           *listed_etag,
+                                                      const char           *response_etag,
+                                                      GBytes              **body,
+                                                      GError              **error);
+void                 smprof_s3_cache_writer_free     (SmprofS3CacheWriter  *writer);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SmprofS3CacheWriter, smprof_s3_cache_writer_free)
 
 G_END_DECLS

@@ -16,6 +16,33 @@ G_BEGIN_DECLS
 #define SMPROF_S3_DEFAULT_MAX_CONNECTIONS 8
 #define SMPROF_S3_DEFAULT_TIMEOUT 30
 #define SMPROF_S3_DEFAULT_MAX_ATTEMPTS 5
+/* The longest wait a Retry-After header gets, in seconds: a server may ask
+ * for minutes, which would look like a hang. */
+#define SMPROF_S3_RETRY_AFTER_MAX 20
+
+typedef struct _SmprofS3Sink SmprofS3Sink;
+
+/**
+ * SmprofS3Sink:
+ * @begin: a successful answer begins, or begins again for another attempt:
+ *   what was written so far is to be forgotten; @length is the length it
+ *   announces, or -1
+ * @write: its next bytes
+ *
+ * Where smprof_s3_client_get_object_to() writes an object as it arrives, so
+ * that a large one is never held whole in memory. A sink that fails (a full
+ * disk) ends the request with its error.
+ */
+struct _SmprofS3Sink
+{
+  gboolean (*begin) (SmprofS3Sink  *sink,
+                     gint64         length,
+                     GError       **error);
+  gboolean (*write) (SmprofS3Sink  *sink,
+                     const guint8  *data,
+                     gsize          length,
+                     GError       **error);
+};
 
 /**
  * SmprofS3ClientOptions:
@@ -61,6 +88,15 @@ GBytes           *smprof_s3_client_get_object          (SmprofS3Client          
                                                         const char                   *bucket,
                                                         const char                   *key,
                                                         guint64                       expected_size,
+                                                        char                        **etag,
+                                                        GCancellable                 *cancellable,
+                                                        GError                      **error);
+gboolean          smprof_s3_client_get_object_to       (SmprofS3Client               *self,
+                                                        const char                   *bucket,
+                                                        const char                   *key,
+                                                        guint64                       expected_size,
+                                                        guint64                       max_size,
+                                                        SmprofS3Sink                 *sink,
                                                         char                        **etag,
                                                         GCancellable                 *cancellable,
                                                         GError                      **error);

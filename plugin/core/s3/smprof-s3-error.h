@@ -23,6 +23,11 @@ G_BEGIN_DECLS
  * @SMPROF_S3_ERROR_UNREACHABLE: the endpoint could not be reached
  * @SMPROF_S3_ERROR_BAD_RESPONSE: the answer could not be understood
  * @SMPROF_S3_ERROR_FAILED: any other failure, S3's code and message in the text
+ * @SMPROF_S3_ERROR_CHANGED: the object is not the size the listing gave: it
+ *   changed since it was listed
+ * @SMPROF_S3_ERROR_TOO_LARGE: the object is larger than a stats file may be
+ * @SMPROF_S3_ERROR_CLOCK_SKEWED: S3 refused the request's time: the
+ *   machine's clock is off; the message says by how much
  *
  * What went wrong talking to S3, in terms a user can act on.
  */
@@ -37,6 +42,9 @@ typedef enum
   SMPROF_S3_ERROR_UNREACHABLE,
   SMPROF_S3_ERROR_BAD_RESPONSE,
   SMPROF_S3_ERROR_FAILED,
+  SMPROF_S3_ERROR_CHANGED,
+  SMPROF_S3_ERROR_TOO_LARGE,
+  SMPROF_S3_ERROR_CLOCK_SKEWED,
 } SmprofS3Error;
 
 GQuark smprof_s3_error_quark (void);

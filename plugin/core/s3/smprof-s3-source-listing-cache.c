@@ -4,8 +4,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-/* What a listing found (SmprofS3Found) and the text form it is cached in
- * (which the fuzz target reads), then how a listing, cached or else live,
+/* What a listing found (SmprofS3Found) and the form it is cached in (which
+ * the fuzz target reads), then how a listing, cached or else live,
  * goes into the index and the source. None of it sends a request. */
 
 #include "config.h"
@@ -16,8 +16,6 @@
 #include "smprof-s3-cache.h"
 #include "smprof-s3-client.h"
 #include "smprof-s3-source-private.h"
-
-#define LISTING_MAGIC "smprof-s3-listing 1"
 
 /* The listing types of smprof-s3-source-private.h, by their short names. */
 typedef SmprofS3FoundEntry Entry;
@@ -51,6 +49,7 @@ _smprof_s3_found_new (void)
 
   found->entries = g_ptr_array_new_with_free_func (entry_free);
   found->problems = g_ptr_array_new_with_free_func (problem_free);
+  found->complete = TRUE;
 
   return found;
 }
@@ -63,6 +62,7 @@ _smprof_s3_found_free (Found *found)
 
   g_ptr_array_unref (found->entries);
   g_ptr_array_unref (found->problems);
+  g_free (found->incomplete);
   g_free (found);
 }
 
@@ -84,6 +84,18 @@ _smprof_s3_found_add (Found             *found,
   g_ptr_array_add (found->entries, entry);
 }
 
+/* A problem that leaves the listing incomplete: a request that failed. */
+void
+_smprof_s3_found_add_failure (Found      *found,
+                              const char *path,
+                              const char *message)
+{
+  _smprof_s3_found_add_problem (found, path, message);
+  if (found->incomplete == NULL)
+    found->incomplete = g_strdup_printf ("%s: %s", path, message);
+  found->complete = FALSE;
+}
+
 void
 _smprof_s3_found_add_problem (Found      *found,
                               const char *path,
@@ -96,26 +108,34 @@ _smprof_s3_found_add_problem (Found      *found,
   g_ptr_array_add (found->problems, problem);
 }
 
-/* The cached listing: a header line, the root and scope, then one line per
- * entry or problem, fields separated by tabs, text escaped. */
+/* The cached listing: a magic line, the SHA-256 of what follows, then one
+ * GVariant in normal form: (root, depth, scope, entries, problems), each
+ * entry (kind, size, ETag, path), each problem (path, message). Paths, root,
+ * scope and ETags are bytestrings, since keys need not be UTF-8; messages are
+ * text. A file that is cut, edited or of another version reads as no
+ * listing, and the job is listed again. */
 
-static void
-append_escaped (GString    *out,
-                const char *text)
+#define LISTING_MAGIC "smprof-s3-listing 2\n"
+#define LISTING_TYPE G_VARIANT_TYPE ("(ayuaya(ytayay)a(ays))")
+#define SHA256_LENGTH 32
+
+static GVariant *
+new_bytestring (const char *text)
 {
-  for (const char *p = text != NULL ? text : ""; *p != '\0'; p++)
-    {
-      if (*p == '%' || *p == '\t' || *p == '\n' || *p == '\r')
-        g_string_append_printf (out, "%%%02X", (guchar) *p);
-      else
-        g_string_append_c (out, *p);
-    }
+  return g_variant_new_bytestring (text != NULL ? text : "");
 }
 
+/* A bytestring ("ay" ending in its only NUL), as a string. */
 static char *
-unescape (const char *text)
+dup_bytestring (GVariant *value)
 {
-  return g_uri_unescape_string (text, NULL);
+  gsize length = 0;
+  const char *data = g_variant_get_fixed_array (value, &length, 1);
+
+  if (length == 0 || data[length - 1] != '\0' || memchr (data, '\0', length - 1) != NULL)
+    return NULL;
+
+  return g_strndup (data, length - 1);
 }
 
 GBytes *
@@ -124,38 +144,47 @@ _smprof_s3_listing_serialize (const char  *root,
                               guint        depth,
                               Found       *found)
 {
-  GString *out = g_string_new (LISTING_MAGIC "\n");
+  g_autoptr(GVariant) listing = NULL;
+  g_autoptr(GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA256);
+  GVariantBuilder entries;
+  GVariantBuilder problems;
+  GString *out = g_string_new (LISTING_MAGIC);
+  guint8 digest[SHA256_LENGTH];
+  gsize digest_length = sizeof digest;
+  gsize length;
+  const guint8 *data;
 
-  g_string_append (out, "R\t");
-  append_escaped (out, root);
-  g_string_append_printf (out, "\t%u\t", depth);
-  append_escaped (out, scope);
-  g_string_append_c (out, '\n');
-
+  g_variant_builder_init (&entries, G_VARIANT_TYPE ("a(ytayay)"));
   for (guint i = 0; i < found->entries->len; i++)
     {
       Entry *entry = g_ptr_array_index (found->entries, i);
 
-      g_string_append_printf (out, "%c\t%" G_GUINT64_FORMAT "\t",
-                              entry->kind == SMPROF_LISTING_FILE ? 'F' : 'E', entry->size);
-      append_escaped (out, entry->etag);
-      g_string_append_c (out, '\t');
-      append_escaped (out, entry->path);
-      g_string_append_c (out, '\n');
+      g_variant_builder_add (&entries, "(yt@ay@ay)",
+                             entry->kind == SMPROF_LISTING_FILE ? 'F' : 'E', entry->size,
+                             new_bytestring (entry->etag), new_bytestring (entry->path));
     }
 
+  g_variant_builder_init (&problems, G_VARIANT_TYPE ("a(ays)"));
   for (guint i = 0; i < found->problems->len; i++)
     {
       Problem *problem = g_ptr_array_index (found->problems, i);
+      /* shown as they are: text, whatever bytes a key put in them */
+      g_autofree char *message = g_utf8_make_valid (problem->message, -1);
 
-      g_string_append (out, "P\t");
-      append_escaped (out, problem->path);
-      g_string_append_c (out, '\t');
-      append_escaped (out, problem->message);
-      g_string_append_c (out, '\n');
+      g_variant_builder_add (&problems, "(@ays)", new_bytestring (problem->path), message);
     }
 
-  g_string_append (out, "END\n");
+  listing = g_variant_ref_sink (g_variant_new ("(@ayu@ay@a(ytayay)@a(ays))",
+                                               new_bytestring (root), depth, new_bytestring (scope),
+                                               g_variant_builder_end (&entries),
+                                               g_variant_builder_end (&problems)));
+  data = g_variant_get_data (listing);
+  length = g_variant_get_size (listing);
+
+  g_checksum_update (checksum, data, length);
+  g_checksum_get_digest (checksum, digest, &digest_length);
+  g_string_append_len (out, (const char *) digest, SHA256_LENGTH);
+  g_string_append_len (out, (const char *) data, length);
 
   return g_string_free_to_bytes (out);
 }
@@ -167,62 +196,97 @@ _smprof_s3_listing_parse (GBytes  *bytes,
                           guint   *depth)
 {
   g_autoptr(Found) found = _smprof_s3_found_new ();
+  g_autoptr(GVariant) listing = NULL;
+  g_autoptr(GVariant) root_value = NULL;
+  g_autoptr(GVariant) scope_value = NULL;
+  g_autoptr(GVariant) entries = NULL;
+  g_autoptr(GVariant) problems = NULL;
+  g_autoptr(GBytes) body = NULL;
+  g_autoptr(GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA256);
+  g_autofree char *root_text = NULL;
+  g_autofree char *scope_text = NULL;
+  guint8 digest[SHA256_LENGTH];
+  gsize digest_length = sizeof digest;
+  gsize header = strlen (LISTING_MAGIC) + SHA256_LENGTH;
   gsize length = 0;
-  const char *data = g_bytes_get_data (bytes, &length);
-  /* an empty GBytes may have no data pointer */
-  g_autofree char *text = g_strndup (data != NULL ? data : "", length);
-  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
-  gboolean ended = FALSE;
-  guint n = g_strv_length (lines);
+  const guint8 *data = g_bytes_get_data (bytes, &length);
+  guint32 depth_value;
 
-  if (n < 3 || strcmp (lines[0], LISTING_MAGIC) != 0)
+  if (length < header || memcmp (data, LISTING_MAGIC, strlen (LISTING_MAGIC)) != 0)
     return NULL;
 
-  for (guint i = 1; i < n && !ended; i++)
+  /* The checksum first: a listing with one entry less, one more, or one
+   * changed is all still in normal form. */
+  g_checksum_update (checksum, data + header, length - header);
+  g_checksum_get_digest (checksum, digest, &digest_length);
+  if (memcmp (digest, data + strlen (LISTING_MAGIC), SHA256_LENGTH) != 0)
+    return NULL;
+
+  /* a copy: GVariant wants its data aligned */
+  body = g_bytes_new (data + header, length - header);
+  listing = g_variant_ref_sink (g_variant_new_from_bytes (LISTING_TYPE, body, FALSE));
+  if (!g_variant_is_normal_form (listing))
+    return NULL;
+
+  g_variant_get (listing, "(@ayu@ay@a(ytayay)@a(ays))", &root_value, &depth_value, &scope_value,
+                 &entries, &problems);
+  root_text = dup_bytestring (root_value);
+  scope_text = dup_bytestring (scope_value);
+  if (root_text == NULL || scope_text == NULL || depth_value < 1 || depth_value > 3)
+    return NULL;
+
+  for (gsize i = 0, n = g_variant_n_children (entries); i < n; i++)
     {
-      g_auto(GStrv) fields = g_strsplit (lines[i], "\t", -1);
-      guint n_fields = g_strv_length (fields);
+      g_autoptr(GVariant) etag_value = NULL;
+      g_autoptr(GVariant) path_value = NULL;
+      g_autofree char *etag = NULL;
+      g_autofree char *path = NULL;
+      guint8 kind;
+      guint64 size;
 
-      if (i == 1)
-        {
-          guint64 value;
-
-          if (n_fields != 4 || strcmp (fields[0], "R") != 0 ||
-              !g_ascii_string_to_unsigned (fields[2], 10, 1, 3, &value, NULL) ||
-              (*root = unescape (fields[1])) == NULL || (*scope = unescape (fields[3])) == NULL)
-            return NULL;
-          *depth = (guint) value;
-        }
-      else if (n_fields == 4 && (strcmp (fields[0], "F") == 0 || strcmp (fields[0], "E") == 0))
-        {
-          g_autofree char *etag = unescape (fields[2]);
-          g_autofree char *path = unescape (fields[3]);
-          guint64 size;
-
-          if (etag == NULL || path == NULL || !g_ascii_string_to_unsigned (fields[1], 10, 0, G_MAXUINT64, &size, NULL))
-            return NULL;
-          _smprof_s3_found_add (found, path, fields[0][0] == 'F' ? SMPROF_LISTING_FILE : SMPROF_LISTING_EMPTY_FOLDER,
-                                size, etag[0] != '\0' ? etag : NULL);
-        }
-      else if (n_fields == 3 && strcmp (fields[0], "P") == 0)
-        {
-          g_autofree char *path = unescape (fields[1]);
-          g_autofree char *message = unescape (fields[2]);
-
-          /* Messages are shown as they are, and the ones written here were
-           * all UTF-8: anything else is damage. */
-          if (path == NULL || message == NULL || !g_utf8_validate (message, -1, NULL))
-            return NULL;
-          _smprof_s3_found_add_problem (found, path, message);
-        }
-      else if (n_fields == 1 && strcmp (fields[0], "END") == 0)
-        ended = TRUE;
-      else
+      g_variant_get_child (entries, i, "(yt@ay@ay)", &kind, &size, &etag_value, &path_value);
+      etag = dup_bytestring (etag_value);
+      path = dup_bytestring (path_value);
+      if (etag == NULL || path == NULL || (kind != 'F' && kind != 'E'))
         return NULL;
+      _smprof_s3_found_add (found, path, kind == 'F' ? SMPROF_LISTING_FILE : SMPROF_LISTING_EMPTY_FOLDER,
+                            size, etag[0] != '\0' ? etag : NULL);
     }
 
-  /* a listing cut short is not a listing */
-  return ended ? g_steal_pointer (&found) : NULL;
+  for (gsize i = 0, n = g_variant_n_children (problems); i < n; i++)
+    {
+      g_autoptr(GVariant) path_value = NULL;
+      g_autofree char *path = NULL;
+      const char *message = NULL;
+
+      g_variant_get_child (problems, i, "(@ay&s)", &path_value, &message);
+      path = dup_bytestring (path_value);
+      if (path == NULL)
+        return NULL;
+      _smprof_s3_found_add_problem (found, path, message);
+    }
+
+  *root = g_steal_pointer (&root_text);
+  *scope = g_steal_pointer (&scope_text);
+  *depth = depth_value;
+
+  return g_steal_pointer (&found);
+}
+
+/* An object's version (SmprofListingEntry.version): its ETag, hashed
+ * (FNV-1a); 0, "unknown", without one. */
+static guint64
+etag_version (const char *etag)
+{
+  guint64 hash = G_GUINT64_CONSTANT (0xcbf29ce484222325);
+
+  if (etag == NULL || etag[0] == '\0')
+    return 0;
+
+  for (const guchar *p = (const guchar *) etag; *p != '\0'; p++)
+    hash = (hash ^ *p) * G_GUINT64_CONSTANT (0x100000001b3);
+
+  return hash != 0 ? hash : 1;
 }
 
 static char *
@@ -233,6 +297,7 @@ listing_id (SmprofS3Source *self)
 
 gboolean
 _smprof_s3_source_list_into (SmprofS3Source  *self,
+                             gboolean         fresh,
                              SmprofListing   *listing,
                              GCancellable    *cancellable,
                              GError         **error)
@@ -246,7 +311,7 @@ _smprof_s3_source_list_into (SmprofS3Source  *self,
   guint64 files = 0;
   guint depth = 0;
 
-  if (self->cache != NULL && !g_atomic_int_get (&self->refresh))
+  if (self->cache != NULL && !g_atomic_int_get (&self->refresh) && !fresh)
     {
       g_autoptr(GBytes) cached = smprof_s3_cache_lookup_listing (self->cache, id);
 
@@ -266,7 +331,7 @@ _smprof_s3_source_list_into (SmprofS3Source  *self,
       if (found == NULL)
         return FALSE;
 
-      if (self->cache != NULL)
+      if (self->cache != NULL && found->complete)
         {
           g_autoptr(GBytes) serialized = _smprof_s3_listing_serialize (root, scope, depth, found);
           g_autoptr(GError) local_error = NULL;
@@ -291,7 +356,7 @@ _smprof_s3_source_list_into (SmprofS3Source  *self,
       Entry *entry = g_ptr_array_index (found->entries, i);
       const char *name = strrchr (entry->path, '/');
 
-      smprof_listing_add (listing, entry->path, entry->kind, entry->size);
+      smprof_listing_add_full (listing, entry->path, entry->kind, entry->size, etag_version (entry->etag));
 
       /* Timelines are fetched like stats files (the ETag keeps the cache
        * honest), but the progress counts stats files only. */
@@ -320,6 +385,11 @@ _smprof_s3_source_list_into (SmprofS3Source  *self,
       Problem *problem = g_ptr_array_index (found->problems, i);
 
       smprof_listing_add_problem (listing, problem->path, problem->message);
+    }
+  if (found->incomplete != NULL)
+    {
+      g_free (listing->incomplete);
+      listing->incomplete = g_strdup (found->incomplete);
     }
 
   /* A new listing may name newer copies: what a failed prefetch said is stale. */

@@ -78,7 +78,49 @@ count_page (SmprofS3Source *self)
   _smprof_s3_source_deliver_progress (self);
 }
 
-/* Every page of one listing. */
+/* Moves the items of @from (which must not free them) not seen yet into
+ * @into, in their order, frees the others with @free_item and counts them in
+ * @n_repeated. @seen holds strings of the items @into owns, by @key_of:
+ * S3-compatible servers have been seen to repeat a key at the seam of two
+ * pages, which would count an interval twice. */
+static void
+take_unseen (GPtrArray       *into,
+             GPtrArray       *from,
+             GHashTable      *seen,
+             const char    *(*key_of) (gpointer item),
+             GDestroyNotify   free_item,
+             guint           *n_repeated)
+{
+  for (guint i = 0; i < from->len; i++)
+    {
+      gpointer item = g_ptr_array_index (from, i);
+
+      if (g_hash_table_add (seen, (gpointer) key_of (item)))
+        g_ptr_array_add (into, item);
+      else
+        {
+          (*n_repeated)++;
+          free_item (item);
+        }
+    }
+
+  g_ptr_array_set_size (from, 0);
+}
+
+static const char *
+object_key (gpointer item)
+{
+  return ((SmprofS3Object *) item)->key;
+}
+
+static const char *
+prefix_key (gpointer item)
+{
+  return item;
+}
+
+/* Every page of one listing, each key and common prefix once; those a page
+ * repeated are counted in @n_repeated. */
 static gboolean
 list_all (SmprofS3Source  *self,
           const char      *prefix,
@@ -86,10 +128,13 @@ list_all (SmprofS3Source  *self,
           GPtrArray       *objects,
           GPtrArray       *prefixes,
           GPtrArray       *bad_keys,
+          guint           *n_repeated,
           GCancellable    *cancellable,
           GError         **error)
 {
   g_autoptr(GHashTable) tokens = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GHashTable) seen_keys = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GHashTable) seen_prefixes = g_hash_table_new (g_str_hash, g_str_equal);
   g_autofree char *token = NULL;
 
   for (;;)
@@ -103,10 +148,18 @@ list_all (SmprofS3Source  *self,
 
       count_page (self);
 
+      /* what the page holds is moved out or freed here */
       if (objects != NULL)
-        g_ptr_array_extend_and_steal (objects, g_steal_pointer (&page->objects));
+        {
+          g_ptr_array_set_free_func (page->objects, NULL);
+          take_unseen (objects, page->objects, seen_keys, object_key,
+                       (GDestroyNotify) smprof_s3_object_free, n_repeated);
+        }
       if (prefixes != NULL)
-        g_ptr_array_extend_and_steal (prefixes, g_steal_pointer (&page->prefixes));
+        {
+          g_ptr_array_set_free_func (page->prefixes, NULL);
+          take_unseen (prefixes, page->prefixes, seen_prefixes, prefix_key, g_free, n_repeated);
+        }
       if (bad_keys != NULL)
         g_ptr_array_extend_and_steal (bad_keys, g_steal_pointer (&page->bad_keys));
 
@@ -151,10 +204,11 @@ prefix_name (const char *prefix,
 
 typedef struct
 {
-  char  *prefix;    /* the node's key prefix, with its '/' */
-  char  *path;      /* the node folder, relative to the job root */
-  Found *found;
+  char   *prefix;      /* the node's key prefix, with its '/' */
+  char   *path;        /* the node folder, relative to the job root */
+  Found  *found;
   GError *error;
+  guint   n_repeated;  /* keys its pages repeated */
 } NodeTask;
 
 static void
@@ -201,7 +255,8 @@ list_node (gpointer item,
 
   task->found = _smprof_s3_found_new ();
 
-  if (!list_all (self, task->prefix, NULL, objects, NULL, bad_keys, context->cancellable, &task->error))
+  if (!list_all (self, task->prefix, NULL, objects, NULL, bad_keys, &task->n_repeated, context->cancellable,
+                 &task->error))
     return;
 
   for (guint i = 0; i < bad_keys->len; i++)
@@ -297,6 +352,7 @@ collect_nodes (SmprofS3Source  *self,
                const char      *profiler_path,
                Found           *found,
                GPtrArray       *tasks,
+               guint           *n_repeated,
                GCancellable    *cancellable,
                GError         **error)
 {
@@ -304,7 +360,7 @@ collect_nodes (SmprofS3Source  *self,
   g_autoptr(GPtrArray) prefixes = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) bad_keys = g_ptr_array_new_with_free_func (g_free);
 
-  if (!list_all (self, profiler_prefix, "/", objects, prefixes, bad_keys, cancellable, error))
+  if (!list_all (self, profiler_prefix, "/", objects, prefixes, bad_keys, n_repeated, cancellable, error))
     return FALSE;
 
   for (guint i = 0; i < bad_keys->len; i++)
@@ -350,6 +406,7 @@ static gboolean
 list_pevents (SmprofS3Source  *self,
               const char      *root,
               Found           *found,
+              guint           *n_repeated,
               GCancellable    *cancellable,
               GError         **error)
 {
@@ -357,7 +414,7 @@ list_pevents (SmprofS3Source  *self,
   g_autofree char *prefix = _smprof_s3_source_join_key (root, "framework/pevents/");
   gsize prefix_length = strlen (prefix);
 
-  if (!list_all (self, prefix, NULL, objects, NULL, NULL, cancellable, error))
+  if (!list_all (self, prefix, NULL, objects, NULL, NULL, n_repeated, cancellable, error))
     return FALSE;
 
   for (guint i = 0; i < objects->len; i++)
@@ -381,6 +438,7 @@ static GPtrArray *
 list_folder_names (SmprofS3Source  *self,
                    const char      *prefix,
                    gboolean        *empty,
+                   guint           *n_repeated,
                    GCancellable    *cancellable,
                    GError         **error)
 {
@@ -388,7 +446,7 @@ list_folder_names (SmprofS3Source  *self,
   g_autoptr(GPtrArray) prefixes = g_ptr_array_new_with_free_func (g_free);
   GPtrArray *names;
 
-  if (!list_all (self, prefix, "/", objects, prefixes, NULL, cancellable, error))
+  if (!list_all (self, prefix, "/", objects, prefixes, NULL, n_repeated, cancellable, error))
     return NULL;
 
   if (empty != NULL)
@@ -492,6 +550,7 @@ _smprof_s3_source_list_live (SmprofS3Source  *self,
   g_autofree char *root = NULL;
   g_autofree char *scope = NULL;
   guint depth = 0;
+  guint n_repeated = 0;
   ListContext context = { self, cancellable };
 
   if (!resolve_scope (self, &root, &scope, &depth, cancellable, error))
@@ -511,7 +570,7 @@ _smprof_s3_source_list_live (SmprofS3Source  *self,
           g_autoptr(GPtrArray) names = NULL;
           gboolean empty = TRUE;
 
-          names = list_folder_names (self, prefix, &empty, cancellable, error);
+          names = list_folder_names (self, prefix, &empty, &n_repeated, cancellable, error);
           if (names == NULL)
             return NULL;
           if (empty)
@@ -529,14 +588,14 @@ _smprof_s3_source_list_live (SmprofS3Source  *self,
                 {
                   g_autoptr(GError) local_error = NULL;
 
-                  if (!list_pevents (self, root, found, cancellable, &local_error))
+                  if (!list_pevents (self, root, found, &n_repeated, cancellable, &local_error))
                     {
                       if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
                         {
                           g_propagate_error (error, g_steal_pointer (&local_error));
                           return NULL;
                         }
-                      _smprof_s3_found_add_problem (found, "framework/pevents", local_error->message);
+                      _smprof_s3_found_add_failure (found, "framework/pevents", local_error->message);
                     }
                   continue;
                 }
@@ -554,7 +613,7 @@ _smprof_s3_source_list_live (SmprofS3Source  *self,
           g_autoptr(GError) local_error = NULL;
           gboolean empty = TRUE;
 
-          names = list_folder_names (self, prefix, &empty, cancellable, &local_error);
+          names = list_folder_names (self, prefix, &empty, &n_repeated, cancellable, &local_error);
           if (names == NULL)
             {
               if (depth == 2 || g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -562,7 +621,7 @@ _smprof_s3_source_list_live (SmprofS3Source  *self,
                   g_propagate_error (error, g_steal_pointer (&local_error));
                   return NULL;
                 }
-              _smprof_s3_found_add_problem (found, framework, local_error->message);
+              _smprof_s3_found_add_failure (found, framework, local_error->message);
               continue;
             }
           if (depth == 2 && empty)
@@ -585,14 +644,14 @@ _smprof_s3_source_list_live (SmprofS3Source  *self,
       g_autoptr(GError) local_error = NULL;
       guint before = tasks->len;
 
-      if (!collect_nodes (self, prefix, profiler, found, tasks, cancellable, &local_error))
+      if (!collect_nodes (self, prefix, profiler, found, tasks, &n_repeated, cancellable, &local_error))
         {
           if (depth == 3 || g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
             {
               g_propagate_error (error, g_steal_pointer (&local_error));
               return NULL;
             }
-          _smprof_s3_found_add_problem (found, profiler, local_error->message);
+          _smprof_s3_found_add_failure (found, profiler, local_error->message);
         }
       else if (depth == 3 && tasks->len == before && found->entries->len == 0)
         {
@@ -611,9 +670,10 @@ _smprof_s3_source_list_live (SmprofS3Source  *self,
     {
       NodeTask *task = g_ptr_array_index (tasks, i);
 
+      n_repeated += task->n_repeated;
       if (task->error != NULL)
         {
-          _smprof_s3_found_add_problem (found, task->path, task->error->message);
+          _smprof_s3_found_add_failure (found, task->path, task->error->message);
           continue;
         }
 
@@ -621,6 +681,21 @@ _smprof_s3_source_list_live (SmprofS3Source  *self,
       g_ptr_array_extend_and_steal (found->problems, g_steal_pointer (&task->found->problems));
       task->found->entries = g_ptr_array_new ();
       task->found->problems = g_ptr_array_new ();
+    }
+
+  /* Said once for the whole listing, at the scope listed. */
+  if (n_repeated > 0)
+    {
+      g_autofree char *message = NULL;
+
+      message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                              "the S3 listing repeated %u key across its pages; each key "
+                                              "was counted once",
+                                              "the S3 listing repeated %u keys across its pages; each key "
+                                              "was counted once",
+                                              n_repeated),
+                                 n_repeated);
+      _smprof_s3_found_add_problem (found, scope, message);
     }
 
   *root_out = g_steal_pointer (&root);

@@ -30,11 +30,15 @@ typedef struct
   char *message;
 } SmprofS3FoundProblem;
 
-/* What one listing (live or cached) found, in the order the index gets it. */
+/* What one listing (live or cached) found, in the order the index gets it.
+ * A listing is complete when every request it made was answered: only a
+ * complete one is cached, since a transient failure must not outlive it. */
 typedef struct
 {
   GPtrArray *entries;   /* SmprofS3FoundEntry */
   GPtrArray *problems;  /* SmprofS3FoundProblem */
+  gboolean   complete;
+  char      *incomplete;  /* when not complete: the first failure, "path: message" */
 } SmprofS3Found;
 
 void           _smprof_s3_found_free        (SmprofS3Found  *found);
@@ -68,6 +72,7 @@ struct _SmprofS3Source
 
   SmprofS3Client        *client;
   SmprofS3Cache         *cache;        /* NULL: nothing kept on disk */
+  guint64                max_object_size;
 
   GMutex                 lock;         /* guards what follows, up to callback_lock */
   char                  *root;         /* the job root's key prefix, "" for the bucket's root */
@@ -140,7 +145,11 @@ void           _smprof_s3_found_add         (SmprofS3Found     *found,
 void           _smprof_s3_found_add_problem (SmprofS3Found     *found,
                                              const char        *path,
                                              const char        *message);
+void           _smprof_s3_found_add_failure (SmprofS3Found     *found,
+                                             const char        *path,
+                                             const char        *message);
 gboolean       _smprof_s3_source_list_into  (SmprofS3Source    *self,
+                                             gboolean           fresh,
                                              SmprofListing     *listing,
                                              GCancellable      *cancellable,
                                              GError           **error);

@@ -63,6 +63,9 @@ smprof_s3_source_finalize (GObject *object)
   g_clear_pointer (&self->root, g_free);
   g_clear_pointer (&self->scope, g_free);
   g_clear_object (&self->client);
+  /* the run is over: the cache goes back under its limit */
+  if (self->cache != NULL)
+    smprof_s3_cache_close (self->cache);
   g_clear_object (&self->cache);
   g_clear_pointer (&self->objects, g_hash_table_unref);
   g_clear_pointer (&self->handoff, g_hash_table_unref);
@@ -511,6 +514,19 @@ smprof_s3_source_new (const char                   *uri,
         g_warning ("SMPROF_S3_CACHE_MAX_SIZE=%s is not a size; using 1 GiB", text);
     }
 
+  self->max_object_size = options->max_object_size;
+  if (self->max_object_size == 0)
+    {
+      const char *text = smprof_aws_env_get (NULL, "SMPROF_S3_MAX_OBJECT_SIZE");
+
+      self->max_object_size = SMPROF_S3_DEFAULT_MAX_OBJECT_SIZE;
+      if (text != NULL && (!smprof_s3_cache_parse_size (text, &self->max_object_size) || self->max_object_size == 0))
+        {
+          g_warning ("SMPROF_S3_MAX_OBJECT_SIZE=%s is not a size; using 256 MiB", text);
+          self->max_object_size = SMPROF_S3_DEFAULT_MAX_OBJECT_SIZE;
+        }
+    }
+
   /* A limit of 0 turns the cache off. */
   if (!options->no_cache && cache_size > 0)
     self->cache = smprof_s3_cache_new (options->cache_dir, cache_size);
@@ -581,8 +597,8 @@ smprof_s3_source_dup_file_location (SmprofSource *source,
   return g_strdup_printf ("s3://%s/%s", self->bucket, key);
 }
 
-/* Lists everything, whatever the options: listing S3 costs the same
- * requests either way. */
+/* Lists everything, whatever the options but @fresh: listing S3 costs the
+ * same requests either way. */
 static gboolean
 smprof_s3_source_list (SmprofSource                *source,
                        const SmprofListingOptions  *options,
@@ -594,7 +610,7 @@ smprof_s3_source_list (SmprofSource                *source,
   gboolean ok;
 
   _smprof_s3_source_set_busy (self, TRUE);
-  ok = _smprof_s3_source_list_into (self, listing, cancellable, error);
+  ok = _smprof_s3_source_list_into (self, options->fresh, listing, cancellable, error);
   _smprof_s3_source_set_busy (self, FALSE);
 
   return ok;

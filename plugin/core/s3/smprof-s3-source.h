@@ -22,6 +22,9 @@ G_BEGIN_DECLS
  * @cache_dir: (nullable): the cache folder, %NULL for `$XDG_CACHE_HOME/smprof/s3`
  * @cache_max_size: bytes the cache may hold, 0 for `SMPROF_S3_CACHE_MAX_SIZE`
  *   or 1 GiB
+ * @max_object_size: the largest stats file read, in bytes, 0 for
+ *   `SMPROF_S3_MAX_OBJECT_SIZE` or 256 MiB; a larger one is reported and
+ *   skipped without a request
  *
  * How to open a job on S3. Zero-initialise, set what you need; the rest comes
  * from the environment as documented in the README. A viewer maps its
@@ -37,7 +40,11 @@ typedef struct
   gboolean    no_cache;
   const char *cache_dir;
   guint64     cache_max_size;
+  guint64     max_object_size;
 } SmprofS3SourceOptions;
+
+/* 256 MiB: real stats files are kilobytes to a few megabytes */
+#define SMPROF_S3_DEFAULT_MAX_OBJECT_SIZE (G_GUINT64_CONSTANT (256) << 20)
 
 /**
  * SmprofS3Progress:

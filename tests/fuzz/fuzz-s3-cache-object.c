@@ -1,13 +1,13 @@
-/* fuzz-s3-cache-header.c: the header of a cached S3 object file, as a crash,
- * a full disk or another smprof version may have left it in the cache
+/* fuzz-s3-cache-object.c: a cached S3 object file, as a crash, a full disk,
+ * another program or another smprof version may have left it in the cache
  *
  * SPDX-FileCopyrightText: 2026 The smprof authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Each input is read by _smprof_s3_cache_parse_header(), then written as the
- * cache file of one object and looked at the two ways the S3 source does:
- * smprof_s3_cache_contains() (the header and the file's size) and
- * smprof_s3_cache_lookup() (all of it, checksum included).
+ * Each input is read by _smprof_s3_cache_parse_trailer() as a whole file,
+ * then written as the cache file of one object and looked at the two ways
+ * the S3 source does: smprof_s3_cache_contains() (the trailer and the
+ * file's size) and smprof_s3_cache_lookup() (all of it, checksum included).
  */
 
 #include "config.h"
@@ -75,40 +75,33 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
 {
   g_autofree char *file = fuzz_copy (data, size);
   g_autoptr(GBytes) kept = NULL;
-  SmprofS3CacheHeader header = { 0 };
+  SmprofS3CacheTrailer trailer = { 0 };
+  gsize tail_length = MIN (size, SMPROF_S3_CACHE_MAX_TRAILER + 12);
   const char *etag = "";
   guint64 listed_size = 0;
   gboolean parsed, complete, contained;
 
-  parsed = _smprof_s3_cache_parse_header (file, size, &header);
+  parsed = _smprof_s3_cache_parse_trailer ((const guint8 *) file + size - tail_length, tail_length, size,
+                                           &trailer);
   if (parsed)
     {
-      const char *first_newline = memchr (file, '\n', size);
-      gsize line_length;
+      /* The trailer lies after the body it describes, within the bytes
+       * read for it; its strings hold no NUL. */
+      FUZZ_CHECK (trailer.size == trailer.body_offset_end);
+      FUZZ_CHECK (trailer.size <= size - 12);
+      FUZZ_CHECK (size - trailer.size - 12 <= SMPROF_S3_CACHE_MAX_TRAILER);
+      FUZZ_CHECK (trailer.key != NULL && trailer.listed_etag != NULL && trailer.response_etag != NULL);
+      FUZZ_CHECK (strlen (trailer.key) < size && strlen (trailer.listed_etag) < size);
 
-      FUZZ_CHECK (first_newline != NULL);
-      line_length = first_newline + 1 - file;
-
-      /* The header lies in the bytes read for it and ends with an empty
-       * line; its fields are single lines. */
-      FUZZ_CHECK (header.header_length > line_length);
-      FUZZ_CHECK (header.header_length <= MIN (size, SMPROF_S3_CACHE_MAX_HEADER));
-      FUZZ_CHECK (memcmp (file + header.header_length - 2, "\n\n", 2) == 0);
-      FUZZ_CHECK (header.etag != NULL && header.sha256 != NULL);
-      FUZZ_CHECK (strchr (header.etag, '\n') == NULL && strlen (header.etag) < header.header_length);
-      FUZZ_CHECK (strchr (header.sha256, '\n') == NULL && strlen (header.sha256) < header.header_length);
-
-      etag = header.etag;
-      listed_size = header.size;
+      etag = trailer.listed_etag;
+      listed_size = trailer.size;
     }
 
-  /* The same bytes as the cache file of an object listed with the header's
-   * ETag and size: it is kept only when the body is exactly that size. The
-   * header holds an ETag escaped ('%', CR and LF as %XX), so one with '%' or
-   * CR never equals a listed ETag's escaped form. */
+  /* The same bytes as the cache file of KEY listed with the trailer's ETag
+   * and size: it is kept only when the trailer names that key. */
   ensure_cache ();
   FUZZ_CHECK (g_file_set_contents (object_file, file, size, NULL));
-  complete = parsed && header.size == size - header.header_length && strpbrk (header.etag, "%\r") == NULL;
+  complete = parsed && strcmp (trailer.key, KEY) == 0;
 
   contained = smprof_s3_cache_contains (cache, ENDPOINT, BUCKET, KEY, etag, listed_size);
   FUZZ_CHECK (contained == complete);
@@ -116,28 +109,33 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   kept = smprof_s3_cache_lookup (cache, ENDPOINT, BUCKET, KEY, etag, listed_size);
   if (kept != NULL)
     {
-      g_autofree char *digest = NULL;
+      guint8 digest[32];
+      gsize digest_length = sizeof digest;
+      g_autoptr(GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA256);
 
       /* What is handed out is the body, and only a body that matches its
        * checksum. */
       FUZZ_CHECK (complete);
-      FUZZ_CHECK (g_bytes_get_size (kept) == header.size);
-      FUZZ_CHECK (memcmp (g_bytes_get_data (kept, NULL), file + header.header_length, header.size) == 0);
-      digest = g_compute_checksum_for_bytes (G_CHECKSUM_SHA256, kept);
-      FUZZ_CHECK (strcmp (digest, header.sha256) == 0);
+      FUZZ_CHECK (g_bytes_get_size (kept) == trailer.size);
+      FUZZ_CHECK (memcmp (g_bytes_get_data (kept, NULL), file, trailer.size) == 0);
+      g_checksum_update (checksum, g_bytes_get_data (kept, NULL), g_bytes_get_size (kept));
+      g_checksum_get_digest (checksum, digest, &digest_length);
+      FUZZ_CHECK (memcmp (digest, trailer.sha256, 32) == 0);
     }
   else if (complete)
     {
-      g_autofree char *digest = g_compute_checksum_for_data (G_CHECKSUM_SHA256,
-                                                             (const guchar *) file + header.header_length,
-                                                             header.size);
+      guint8 digest[32];
+      gsize digest_length = sizeof digest;
+      g_autoptr(GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA256);
 
       /* refused only for a wrong checksum, and then thrown away */
-      FUZZ_CHECK (strcmp (digest, header.sha256) != 0);
+      g_checksum_update (checksum, (const guchar *) file, trailer.size);
+      g_checksum_get_digest (checksum, digest, &digest_length);
+      FUZZ_CHECK (memcmp (digest, trailer.sha256, 32) != 0);
       FUZZ_CHECK (!g_file_test (object_file, G_FILE_TEST_EXISTS));
     }
 
-  _smprof_s3_cache_header_clear (&header);
+  _smprof_s3_cache_trailer_clear (&trailer);
   g_remove (object_file);
 
   return 0;
