@@ -9,6 +9,7 @@
 #include "smprof-job-page.h"
 #include "smprof-local-source.h"
 #include "smprof-sagemaker-document.h"
+#include "smprof-sagemaker-preferences.h"
 #include "smprof-sagemaker-source.h"
 #ifdef SMPROF_HAVE_S3_SOURCE
 # include "smprof-s3-source.h"
@@ -393,6 +394,12 @@ smprof_sagemaker_source_create_page (SmvDataSource *source,
   return page;
 }
 
+static AdwPreferencesPage *
+smprof_sagemaker_source_create_preferences_page (SmvDataSource *source)
+{
+  return smprof_sagemaker_preferences_new ();
+}
+
 static void
 data_source_iface_init (SmvDataSourceInterface *iface)
 {
@@ -403,6 +410,7 @@ data_source_iface_init (SmvDataSourceInterface *iface)
   iface->open_async = smprof_sagemaker_source_open_async;
   iface->open_finish = smprof_sagemaker_source_open_finish;
   iface->create_page = smprof_sagemaker_source_create_page;
+  iface->create_preferences_page = smprof_sagemaker_source_create_preferences_page;
 }
 
 static void

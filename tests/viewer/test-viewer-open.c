@@ -221,7 +221,8 @@ test_open_real_job (void)
   g_assert_cmpstr (smv_document_get_title (document), ==, "pt-cprofile");
   g_assert_cmpstr (smv_document_get_subtitle (document), ==, "2 nodes · 82 intervals");
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "pt-cprofile");
-  g_assert_cmpstr (viewer_test_label_text (GTK_WIDGET (window), "window-subtitle"), ==, "2 nodes · 82 intervals");
+  g_assert_cmpstr (adw_window_title_get_subtitle (ADW_WINDOW_TITLE (viewer_test_find (GTK_WIDGET (window), "window-title"))),
+                   ==, "2 nodes · 82 intervals");
   g_assert_cmpuint (g_list_model_get_n_items (smv_document_get_problems (document)), ==, 0);
   g_assert_false (gtk_info_bar_get_revealed (smv_window_get_banner (window)));
 

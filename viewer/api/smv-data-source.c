@@ -245,3 +245,46 @@ smv_data_source_create_page (SmvDataSource *self,
 
   return SMV_DATA_SOURCE_GET_IFACE (self)->create_page (self, document);
 }
+
+/**
+ * smv_data_source_has_preferences:
+ * @self: a data source
+ *
+ * Returns: whether @self has settings to show in the viewer's Preferences
+ *   window, that is, implements `create_preferences_page`
+ */
+gboolean
+smv_data_source_has_preferences (SmvDataSource *self)
+{
+  g_return_val_if_fail (SMV_IS_DATA_SOURCE (self), FALSE);
+
+  return SMV_DATA_SOURCE_GET_IFACE (self)->create_preferences_page != NULL;
+}
+
+/**
+ * smv_data_source_create_preferences_page:
+ * @self: a data source
+ *
+ * Builds the page of @self's settings, on the main thread, each time the
+ * viewer's Preferences window opens. A plugin keeps its settings in its own
+ * GSettings schema (the viewer's holds only the viewer's own: window size,
+ * recent jobs) and binds the page's rows to its keys, so a change applies at
+ * once and the window only closes. The page's title and icon name its tab
+ * when several plugins have settings.
+ *
+ * Returns: (transfer floating) (nullable): the page, or %NULL when @self has
+ *   no settings
+ */
+AdwPreferencesPage *
+smv_data_source_create_preferences_page (SmvDataSource *self)
+{
+  SmvDataSourceInterface *iface;
+
+  g_return_val_if_fail (SMV_IS_DATA_SOURCE (self), NULL);
+
+  iface = SMV_DATA_SOURCE_GET_IFACE (self);
+  if (iface->create_preferences_page == NULL)
+    return NULL;
+
+  return iface->create_preferences_page (self);
+}

@@ -10,7 +10,7 @@
 # error "Only <smprof-viewer-api.h> can be included directly."
 #endif
 
-#include <gtk/gtk.h>
+#include <adwaita.h>
 
 #include "smv-document.h"
 #include "smv-progress.h"
@@ -53,6 +53,8 @@ G_DECLARE_INTERFACE (SmvDataSource, smv_data_source, SMV, DATA_SOURCE, GObject)
  * @open_async: opens a location; see [method@Smv.DataSource.open_async]
  * @open_finish: completes @open_async, on the main thread
  * @create_page: builds the widget for an opened document, on the main thread
+ * @create_preferences_page: builds the page of the plugin's settings for the
+ *   viewer's Preferences window, or %NULL; optional
  *
  * The interface a plugin's data source implements.
  */
@@ -76,6 +78,7 @@ struct _SmvDataSourceInterface
                                            GError              **error);
   GtkWidget           *(*create_page)     (SmvDataSource        *self,
                                            SmvDocument          *document);
+  AdwPreferencesPage  *(*create_preferences_page) (SmvDataSource  *self);
 };
 
 void                 smv_data_source_ensure_extension_point (void);
@@ -96,5 +99,7 @@ SmvDocument         *smv_data_source_open_finish            (SmvDataSource      
                                                              GError              **error);
 GtkWidget           *smv_data_source_create_page            (SmvDataSource        *self,
                                                              SmvDocument          *document);
+gboolean             smv_data_source_has_preferences        (SmvDataSource        *self);
+AdwPreferencesPage  *smv_data_source_create_preferences_page (SmvDataSource       *self);
 
 G_END_DECLS

@@ -1,0 +1,194 @@
+/* smv-window-actions.c: the window's actions (open, cancel, close), its drop
+ * target, and the size it saves for the next window
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "smv-viewer-config.h"
+
+#include <glib/gi18n.h>
+
+#include "smv-open-location-dialog.h"
+#include "smv-window-private.h"
+
+static void
+chooser_response_cb (SmvWindow            *self,
+                     int                   response,
+                     GtkFileChooserNative *chooser)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) folder = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+
+      if (folder != NULL)
+        smv_window_open (self, folder);
+    }
+
+  gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (chooser));
+  g_clear_object (&self->chooser);
+}
+
+static void
+open_folder_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  SmvWindow *self = SMV_WINDOW (widget);
+
+  if (self->chooser != NULL)
+    {
+      gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+      return;
+    }
+
+  self->chooser = gtk_file_chooser_native_new (_("Open a Job Folder"),
+                                               GTK_WINDOW (self),
+                                               GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+                                               _("_Open"),
+                                               _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
+  g_signal_connect_object (self->chooser, "response", G_CALLBACK (chooser_response_cb), self, G_CONNECT_SWAPPED);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+static void
+location_chosen_cb (SmvWindow             *self,
+                    GFile                 *location,
+                    SmvOpenLocationDialog *dialog)
+{
+  smv_window_open (self, location);
+}
+
+static void
+open_location_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  SmvWindow *self = SMV_WINDOW (widget);
+  GtkWidget *dialog = smv_open_location_dialog_new (GTK_WINDOW (self), self->registry);
+
+  g_signal_connect_object (dialog, "open", G_CALLBACK (location_chosen_cb), self, G_CONNECT_SWAPPED);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+open_recent_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  SmvWindow *self = SMV_WINDOW (widget);
+  const char *uri = g_variant_get_string (parameter, NULL);
+  g_autoptr(GFile) location = g_file_new_for_uri (uri);
+
+  if (g_file_is_native (location) && !g_file_query_exists (location, NULL) && self->recent != NULL)
+    {
+      g_autofree char *name = _smv_window_dup_display_name (location);
+      g_autofree char *title = g_strdup_printf (_("Cannot open “%s”"), name);
+
+      smv_recent_remove (self->recent, uri);
+      _smv_window_show_error (self, title, _("The folder does not exist any more; it was removed from the recent jobs."));
+      return;
+    }
+
+  smv_window_open (self, location);
+}
+
+static void
+cancel_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  smv_window_cancel (SMV_WINDOW (widget));
+}
+
+static void
+close_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *parameter)
+{
+  gtk_window_close (GTK_WINDOW (widget));
+}
+
+static gboolean
+drop_cb (SmvWindow     *self,
+         const GValue  *value,
+         double         x,
+         double         y,
+         GtkDropTarget *target)
+{
+  GdkFileList *list;
+  g_autoptr(GSList) files = NULL;
+
+  if (!G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
+    return FALSE;
+
+  list = g_value_get_boxed (value);
+  files = gdk_file_list_get_files (list);
+  if (files == NULL)
+    return FALSE;
+
+  /* One window shows one document: the first dropped folder wins. */
+  smv_window_open (self, files->data);
+
+  return TRUE;
+}
+
+/* The size and state the next window opens with: GTK 4 keeps the
+ * unmaximized size as the default size. */
+void
+_smv_window_save_state (SmvWindow *self)
+{
+  int width = 0;
+  int height = 0;
+
+  gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
+  if (width > 0 && height > 0)
+    g_settings_set (self->settings, "window-size", "(ii)", width, height);
+  g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (GTK_WINDOW (self)));
+}
+
+void
+_smv_window_restore_state (SmvWindow *self)
+{
+  int width = 0;
+  int height = 0;
+
+  g_settings_get (self->settings, "window-size", "(ii)", &width, &height);
+  if (width > 0 && height > 0)
+    gtk_window_set_default_size (GTK_WINDOW (self), width, height);
+  if (g_settings_get_boolean (self->settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self));
+}
+
+void
+_smv_window_actions_init (SmvWindow *self)
+{
+  GtkDropTarget *drop_target = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
+
+  g_signal_connect_object (drop_target, "drop", G_CALLBACK (drop_cb), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop_target));
+}
+
+void
+_smv_window_actions_dispose (SmvWindow *self)
+{
+  if (self->chooser != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
+  g_clear_object (&self->chooser);
+}
+
+void
+_smv_window_class_actions_init (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_install_action (widget_class, "win.open-folder", NULL, open_folder_action);
+  gtk_widget_class_install_action (widget_class, "win.open-location", NULL, open_location_action);
+  gtk_widget_class_install_action (widget_class, "win.open-recent", "s", open_recent_action);
+  gtk_widget_class_install_action (widget_class, "win.cancel", NULL, cancel_action);
+  gtk_widget_class_install_action (widget_class, "win.close", NULL, close_action);
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open-folder", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_l, GDK_CONTROL_MASK, "win.open-location", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.cancel", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "win.close", NULL);
+}
