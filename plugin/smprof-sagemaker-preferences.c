@@ -11,11 +11,13 @@
 
 #define MIB (G_GUINT64_CONSTANT (1) << 20)
 
-/* The plugin's settings, as a page the viewer puts in its Preferences window
- * (SmvDataSource.create_preferences_page). Every row is bound to its key, so
- * a change applies at once (GNOME's instant-apply style): the flame graphs
- * recolour, the next S3 open uses the new limits, a page's live refresh its
- * new period. */
+/* The plugin's settings (its own schema, smprof-ui-settings.c), as a page the
+ * viewer puts in its Preferences window (SmvDataSource's
+ * create_preferences_page). Every row is bound to its key, so a change
+ * applies at once (GNOME's instant-apply style): the flame graphs recolour,
+ * the function tables show or hide their per-step
+ * columns, the next S3 open uses the new limits, a page's live refresh its
+ * new period. The last export folder is remembered, not set here. */
 struct _SmprofSagemakerPreferences
 {
   AdwPreferencesPage  parent_instance;
@@ -24,6 +26,7 @@ struct _SmprofSagemakerPreferences
   GSettings          *s3_settings;
 
   AdwComboRow        *color_scheme_row;
+  GtkSwitch          *step_columns_switch;
   GtkSpinButton      *connections_spin;
   GtkSpinButton      *cache_spin;
   GtkSpinButton      *refresh_spin;
@@ -107,6 +110,7 @@ smprof_sagemaker_preferences_class_init (SmprofSagemakerPreferencesClass *klass)
                                                "/io/github/smprof/Viewer/plugins/sagemaker/"
                                                "smprof-sagemaker-preferences.ui");
   gtk_widget_class_bind_template_child (widget_class, SmprofSagemakerPreferences, color_scheme_row);
+  gtk_widget_class_bind_template_child (widget_class, SmprofSagemakerPreferences, step_columns_switch);
   gtk_widget_class_bind_template_child (widget_class, SmprofSagemakerPreferences, connections_spin);
   gtk_widget_class_bind_template_child (widget_class, SmprofSagemakerPreferences, cache_spin);
   gtk_widget_class_bind_template_child (widget_class, SmprofSagemakerPreferences, refresh_spin);
@@ -142,6 +146,7 @@ smprof_sagemaker_preferences_new (void)
 
   g_settings_bind_with_mapping (self->settings, "flame-graph-color-scheme", self->color_scheme_row, "selected",
                                 G_SETTINGS_BIND_DEFAULT, scheme_to_index, index_to_scheme, NULL, NULL);
+  g_settings_bind (self->settings, "show-step-columns", self->step_columns_switch, "active", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->s3_settings, "max-connections",
                    gtk_spin_button_get_adjustment (self->connections_spin), "value", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind_with_mapping (self->s3_settings, "cache-size",

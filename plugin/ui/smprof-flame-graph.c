@@ -471,7 +471,7 @@ smprof_flame_graph_class_init (SmprofFlameGraphClass *klass)
    *
    * The frames' palette, by name: "default", "module" or "colorblind"
    * (smprof_flame_palette_from_string()), each in its light or dark variant
-   * as the theme asks. The viewer's flame-graph-color-scheme setting holds
+   * as the theme asks. The plugin's flame-graph-color-scheme setting holds
    * the same names.
    */
   properties[PROP_COLOR_SCHEME] =

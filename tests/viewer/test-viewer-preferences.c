@@ -9,6 +9,9 @@
 #include "smv-preferences-window.h"
 #include "viewer-test-utils.h"
 
+/* The SageMaker plugin's own schema, read here as any GSettings user would. */
+#define PLUGIN_SCHEMA_ID "io.github.smprof.Viewer.Plugin.SageMaker"
+
 static GtkAdjustment *
 adjustment_of (GtkWidget  *window,
                const char *name)
@@ -35,15 +38,17 @@ static void
 test_bindings (void)
 {
   g_autoptr(SmvSourceRegistry) registry = plugin_registry ();
-  g_autoptr(GSettings) settings = g_settings_new (SMV_APPLICATION_ID);
+  g_autoptr(GSettings) settings = g_settings_new (PLUGIN_SCHEMA_ID);
   g_autoptr(GSettings) s3 = g_settings_get_child (settings, "s3");
   g_autofree char *scheme = NULL;
   GtkWidget *window;
   AdwComboRow *colors;
+  GtkSwitch *steps;
 
   VIEWER_TEST_REQUIRE_DISPLAY ();
 
   g_settings_reset (settings, "flame-graph-color-scheme");
+  g_settings_reset (settings, "show-step-columns");
   g_settings_reset (s3, "max-connections");
   g_settings_reset (s3, "cache-size");
   g_settings_reset (s3, "refresh-interval");
@@ -65,6 +70,9 @@ test_bindings (void)
   g_assert_cmpfloat (gtk_adjustment_get_value (adjustment_of (window, "max-connections")), ==, 8);
   g_assert_cmpfloat (gtk_adjustment_get_value (adjustment_of (window, "cache-size")), ==, 1024);
   g_assert_cmpfloat (gtk_adjustment_get_value (adjustment_of (window, "refresh-interval")), ==, 0);
+  steps = GTK_SWITCH (viewer_test_find (window, "show-step-columns"));
+  g_assert_nonnull (steps);
+  g_assert_false (gtk_switch_get_active (steps));
 
   /* The controls write the settings... */
   gtk_adjustment_set_value (adjustment_of (window, "max-connections"), 3);
@@ -78,10 +86,14 @@ test_bindings (void)
   adw_combo_row_set_selected (colors, 2);
   scheme = g_settings_get_string (settings, "flame-graph-color-scheme");
   g_assert_cmpstr (scheme, ==, "colorblind");
+  gtk_switch_set_active (steps, TRUE);
+  g_assert_true (g_settings_get_boolean (settings, "show-step-columns"));
 
   /* ...and follow them. */
   g_settings_set_string (settings, "flame-graph-color-scheme", "module");
   g_assert_cmpuint (adw_combo_row_get_selected (colors), ==, 1);
+  g_settings_set_boolean (settings, "show-step-columns", FALSE);
+  g_assert_false (gtk_switch_get_active (steps));
   g_settings_set_uint (s3, "max-connections", 16);
   g_assert_cmpfloat (gtk_adjustment_get_value (adjustment_of (window, "max-connections")), ==, 16);
 
@@ -95,6 +107,7 @@ test_bindings (void)
   g_assert_null (window);
 
   g_settings_reset (settings, "flame-graph-color-scheme");
+  g_settings_reset (settings, "show-step-columns");
   g_settings_reset (s3, "max-connections");
   g_settings_reset (s3, "cache-size");
   g_settings_reset (s3, "refresh-interval");
