@@ -78,12 +78,32 @@ smv_application_open (GApplication  *application,
     }
 }
 
+/* The application's windows, the one the user was in (most recently
+ * focused, GtkApplication's first) last. */
+static GList *
+dup_windows_active_last (SmvApplication *self)
+{
+  GList *windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (self)));
+
+  return g_list_reverse (windows);
+}
+
+/* Ctrl+Q and the menu's Quit close every window as its close button would,
+ * so each saves its size on the way out (the active one last: the next
+ * window opens at the size of the window the user quit from). */
 static void
 quit_action (GSimpleAction *action,
              GVariant      *parameter,
              gpointer       user_data)
 {
-  g_application_quit (G_APPLICATION (user_data));
+  SmvApplication *self = SMV_APPLICATION (user_data);
+  GList *windows = dup_windows_active_last (self);
+
+  for (GList *l = windows; l != NULL; l = l->next)
+    gtk_window_destroy (l->data);
+  g_list_free (windows);
+
+  g_application_quit (G_APPLICATION (self));
 }
 
 static void
@@ -166,6 +186,22 @@ smv_application_startup (GApplication *application)
                                smv_preferences_window_has_pages (self->registry));
 }
 
+/* Quit by other ways (the session ending, g_application_quit() from
+ * elsewhere) leaves windows open: they save their sizes here. */
+static void
+smv_application_shutdown (GApplication *application)
+{
+  SmvApplication *self = SMV_APPLICATION (application);
+  GList *windows = dup_windows_active_last (self);
+
+  for (GList *l = windows; l != NULL; l = l->next)
+    if (SMV_IS_WINDOW (l->data) && gtk_widget_get_realized (l->data))
+      smv_window_save_state (l->data);
+  g_list_free (windows);
+
+  G_APPLICATION_CLASS (smv_application_parent_class)->shutdown (application);
+}
+
 static int
 smv_application_handle_local_options (GApplication *application,
                                       GVariantDict *options)
@@ -201,6 +237,7 @@ smv_application_class_init (SmvApplicationClass *klass)
   application_class->activate = smv_application_activate;
   application_class->open = smv_application_open;
   application_class->startup = smv_application_startup;
+  application_class->shutdown = smv_application_shutdown;
   application_class->handle_local_options = smv_application_handle_local_options;
 }
 

@@ -134,8 +134,23 @@ drop_cb (SmvWindow     *self,
   return TRUE;
 }
 
-/* The size and state the next window opens with: GTK 4 keeps the
- * unmaximized size as the default size. */
+/**
+ * smv_window_save_state:
+ * @self: a window
+ *
+ * Saves @self's size and maximized state as the ones the next window opens
+ * with (GTK 4 keeps the unmaximized size as the default size). The window
+ * does it itself when it goes away (closed, Ctrl+W); the application does it
+ * for the windows left when it quits.
+ */
+void
+smv_window_save_state (SmvWindow *self)
+{
+  g_return_if_fail (SMV_IS_WINDOW (self));
+
+  _smv_window_save_state (self);
+}
+
 void
 _smv_window_save_state (SmvWindow *self)
 {

@@ -57,6 +57,8 @@ struct _SmvWindow
   GtkStack             *stack;
   AdwStatusPage        *no_plugins_page;
   AdwStatusPage        *empty_page;
+  GtkWidget            *recent_box;
+  GtkListBox           *recent_list;
   AdwStatusPage        *loading_page;
   GtkProgressBar       *progress_bar;
   GtkBox               *document_box;
@@ -71,6 +73,10 @@ void  _smv_window_show_error               (SmvWindow      *self,
                                             const char     *detail);
 void  _smv_window_hide_banner              (SmvWindow      *self);
 void  _smv_window_update_problems          (SmvWindow      *self);
+void  _smv_window_split_problem_path       (const char     *path,
+                                            char          **head,
+                                            char          **tail);
+void  _smv_window_messages_init            (SmvWindow      *self);
 void  _smv_window_host_iface_init          (SmvHostInterface *iface);
 void  _smv_window_class_messages_init      (GtkWidgetClass *widget_class);
 

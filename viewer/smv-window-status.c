@@ -105,10 +105,49 @@ update_recent_menu (SmvWindow *self)
     }
 }
 
+/* The empty page lists the recent jobs too, where a user looks first: one
+ * row each (the job's title, and its folder or address), which a click or
+ * Enter opens through win.open-recent, as the menu's items do. */
+static void
+update_recent_list (SmvWindow *self)
+{
+  guint n = self->recent != NULL ? smv_recent_get_n_items (self->recent) : 0;
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->recent_list))) != NULL)
+    gtk_list_box_remove (self->recent_list, child);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const char *uri = smv_recent_get_uri (self->recent, i);
+      const char *title = smv_recent_get_title (self->recent, i);
+      g_autoptr(GFile) location = g_file_new_for_uri (uri);
+      g_autofree char *name = _smv_window_dup_display_name (location);
+      g_autofree char *folder = g_file_get_basename (location);
+      GtkWidget *row = adw_action_row_new ();
+      GtkWidget *arrow = gtk_image_new_from_icon_name ("go-next-symbolic");
+
+      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title != NULL ? title : folder);
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), name);
+      adw_action_row_set_icon_name (ADW_ACTION_ROW (row),
+                                    g_file_is_native (location) ? "folder-symbolic" : "network-server-symbolic");
+      gtk_widget_set_tooltip_text (row, name);
+      adw_action_row_add_suffix (ADW_ACTION_ROW (row), arrow);
+      gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (row), "win.open-recent");
+      gtk_actionable_set_action_target_value (GTK_ACTIONABLE (row), g_variant_new_string (uri));
+      gtk_list_box_append (self->recent_list, row);
+    }
+
+  gtk_widget_set_visible (self->recent_box, n > 0);
+}
+
 void
 _smv_window_update_recent (SmvWindow *self)
 {
   update_recent_menu (self);
+  update_recent_list (self);
 }
 
 void

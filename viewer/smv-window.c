@@ -490,6 +490,8 @@ smv_window_class_init (SmvWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SmvWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, SmvWindow, no_plugins_page);
   gtk_widget_class_bind_template_child (widget_class, SmvWindow, empty_page);
+  gtk_widget_class_bind_template_child (widget_class, SmvWindow, recent_box);
+  gtk_widget_class_bind_template_child (widget_class, SmvWindow, recent_list);
   gtk_widget_class_bind_template_child (widget_class, SmvWindow, loading_page);
   gtk_widget_class_bind_template_child (widget_class, SmvWindow, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, SmvWindow, document_box);
@@ -507,6 +509,7 @@ smv_window_init (SmvWindow *self)
 
   self->settings = g_settings_new (SMV_APPLICATION_ID);
   _smv_window_restore_state (self);
+  _smv_window_messages_init (self);
   _smv_window_actions_init (self);
 
   load_css (GTK_WIDGET (self));

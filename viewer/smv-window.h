@@ -23,6 +23,7 @@ SmvWindow       *smv_window_new               (GtkApplication    *application,
 void             smv_window_open              (SmvWindow         *self,
                                                GFile             *location);
 void             smv_window_cancel            (SmvWindow         *self);
+void             smv_window_save_state        (SmvWindow         *self);
 gboolean         smv_window_is_loading        (SmvWindow         *self);
 SmvDocument     *smv_window_get_document      (SmvWindow         *self);
 GtkWidget       *smv_window_get_page          (SmvWindow         *self);

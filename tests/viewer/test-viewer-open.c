@@ -14,6 +14,7 @@
 
 #include "smv-application.h"
 #include "smv-open-location-dialog.h"
+#include "smv-recent.h"
 #include "smv-source-registry.h"
 #include "smv-window.h"
 #include "viewer-test-utils.h"
@@ -466,6 +467,149 @@ test_problems_banner (void)
   remove_tree (root);
 }
 
+/* What a label shows, as drawn: the runs of its layout, an ellipsis as "…". */
+static void
+append_visible_text (GtkLabel *label,
+                     GString  *visible)
+{
+  PangoLayout *layout = gtk_label_get_layout (label);
+  const char *text = pango_layout_get_text (layout);
+  PangoLayoutIter *iter = pango_layout_get_iter (layout);
+
+  do
+    {
+      PangoLayoutRun *run = pango_layout_iter_get_run_readonly (iter);
+
+      if (run == NULL)
+        continue;
+      if (run->item->analysis.flags & PANGO_ANALYSIS_FLAG_IS_ELLIPSIS)
+        g_string_append (visible, "…");
+      else
+        g_string_append_len (visible, text + run->item->offset, run->item->length);
+    }
+  while (pango_layout_iter_next_run (iter));
+  pango_layout_iter_free (iter);
+}
+
+/* The path as the list of skipped files shows it: the text drawn by its
+ * monospace labels, in order, those scrolled out of sight left out. */
+static void
+collect_shown_path (GtkWidget *widget,
+                    GtkWidget *window,
+                    GString   *visible)
+{
+  graphene_rect_t bounds;
+
+  if (GTK_IS_LABEL (widget) && gtk_widget_has_css_class (widget, "monospace") && gtk_widget_is_drawable (widget) &&
+      gtk_widget_compute_bounds (widget, window, &bounds) &&
+      bounds.origin.x >= 0 && bounds.origin.x + bounds.size.width <= gtk_widget_get_width (window))
+    append_visible_text (GTK_LABEL (widget), visible);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    collect_shown_path (child, window, visible);
+}
+
+static char *
+dup_shown_path (SmvWindow *window)
+{
+  GString *visible = g_string_new (NULL);
+
+  collect_shown_path (viewer_test_find (GTK_WIDGET (window), "problems-list"), GTK_WIDGET (window), visible);
+
+  return g_string_free (visible, FALSE);
+}
+
+static gboolean
+has_problem (gpointer data)
+{
+  return problems_count (data) >= 1;
+}
+
+/* A skipped file deep in a job: the list of skipped files shows the node and
+ * the interval (with its step) at the path's end whole, and when the window
+ * is too narrow for the whole path, cuts its start. */
+static void
+test_problems_path_elided (void)
+{
+  g_autoptr(GFile) real = real_job ("pt-cprofile");
+  g_autofree char *real_path = g_file_get_path (real);
+  g_autofree char *root = NULL;
+  g_autofree char *node = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *good_name = NULL;
+  g_autofree char *stats = NULL;
+  g_autofree char *shown = NULL;
+  g_autofree char *tail = NULL;
+  const char *interval = "train-1-stepstart-1795987297000000.0_train-1-stepend-1795987297100000.0";
+  g_autoptr(GFile) job = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDir) dir = NULL;
+  g_autoptr(SmvProblem) problem = NULL;
+  GtkExpander *expander;
+  SmvWindow *window;
+  gsize length;
+
+  VIEWER_TEST_REQUIRE_DISPLAY ();
+
+  root = g_dir_make_tmp ("smv-damaged-XXXXXX", &error);
+  g_assert_no_error (error);
+  node = g_build_filename (root, "framework", "pytorch", "cprofile", "0-algo-1", NULL);
+
+  path = g_build_filename (real_path, "framework", "pytorch", "cprofile", "0-algo-1", NULL);
+  dir = g_dir_open (path, 0, &error);
+  g_assert_no_error (error);
+  good_name = g_strdup (g_dir_read_name (dir));
+  g_free (path);
+  path = g_build_filename (real_path, "framework", "pytorch", "cprofile", "0-algo-1", good_name, "python_stats", NULL);
+  g_file_get_contents (path, &stats, &length, &error);
+  g_assert_no_error (error);
+  g_free (path);
+  path = g_build_filename (node, good_name, "python_stats", NULL);
+  write_file (path, stats, length);
+  g_free (path);
+  path = g_build_filename (node, interval, "python_stats", NULL);
+  write_file (path, "garbage", 7);
+
+  window = present_window ();
+  job = g_file_new_for_path (root);
+  smv_window_open (window, job);
+  g_assert_true (viewer_test_wait (shows_document, window, 30000));
+  g_assert_true (viewer_test_wait (has_problem, window, 30000));
+  g_assert_true (viewer_test_wait (page_ready, window, 30000));
+
+  problem = g_list_model_get_item (smv_document_get_problems (smv_window_get_document (window)), 0);
+  g_test_message ("skipped: %s", smv_problem_get_path (problem));
+  tail = g_strconcat ("0-algo-1/", interval, "/python_stats", NULL);
+  g_assert_true (g_str_has_suffix (smv_problem_get_path (problem), tail));
+
+  expander = GTK_EXPANDER (viewer_test_find (GTK_WIDGET (window), "problems-expander"));
+  g_assert_nonnull (expander);
+  gtk_expander_set_expanded (expander, TRUE);
+
+  /* Wide enough: the whole path. */
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  viewer_test_spin (300);
+  viewer_test_wait_transitions (GTK_WIDGET (window));
+  shown = dup_shown_path (window);
+  g_test_message ("shown at 1280 px: %s", shown);
+  g_assert_cmpstr (shown, ==, smv_problem_get_path (problem));
+
+  /* Narrow: the start goes, the node and the interval stay whole. */
+  gtk_window_set_default_size (GTK_WINDOW (window), 860, 800);
+  viewer_test_spin (300);
+  viewer_test_wait_transitions (GTK_WIDGET (window));
+  viewer_test_render (GTK_WIDGET (window), "viewer-skipped-files.png");
+  g_free (shown);
+  shown = dup_shown_path (window);
+  g_test_message ("shown at 860 px: %s", shown);
+  g_assert_true (g_str_has_prefix (shown, "…"));
+  g_assert_true (g_str_has_suffix (shown, tail));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  viewer_test_spin (100);
+  remove_tree (root);
+}
+
 /* Every real job of tests/data: the page aggregates the whole job as the
  * command line does (same interval count, same total), with either profiler. */
 static void
@@ -613,6 +757,79 @@ test_open_location_dialog (void)
   g_assert_false (gtk_widget_get_visible (dialog));
 }
 
+/* The empty window lists the recent jobs; a click or Enter on one opens it. */
+static void
+test_empty_recent (void)
+{
+  g_autoptr(GFile) job = real_job ("pt-cprofile");
+  g_autoptr(GFile) other = real_job ("tf-cprofile");
+  g_autoptr(GSettings) settings = g_settings_new (SMV_APPLICATION_ID);
+  g_autoptr(SmvRecent) recent = NULL;
+  GtkListBox *list;
+  GtkWidget *row;
+  SmvWindow *window;
+  guint n = 0;
+
+  VIEWER_TEST_REQUIRE_DISPLAY ();
+
+  g_settings_reset (settings, "recent-jobs");
+  recent = smv_recent_new (settings);
+  smv_recent_add (recent, other, "tf-cprofile");
+  smv_recent_add (recent, job, "pt-cprofile");
+
+  window = smv_window_new (NULL, get_registry (), recent);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (viewer_test_wait (is_mapped, window, 5000));
+  viewer_test_wait_transitions (GTK_WIDGET (window));
+  g_assert_cmpstr (smv_window_get_view_name (window), ==, "empty");
+
+  /* Both jobs, newest first, on screen: title and folder. */
+  list = GTK_LIST_BOX (viewer_test_find (GTK_WIDGET (window), "recent-jobs"));
+  g_assert_nonnull (list);
+  for (row = gtk_widget_get_first_child (GTK_WIDGET (list)); row != NULL; row = gtk_widget_get_next_sibling (row))
+    {
+      g_autofree char *path = g_file_get_path (n == 0 ? job : other);
+
+      g_assert_true (ADW_IS_ACTION_ROW (row));
+      g_assert_true (gtk_widget_is_drawable (row));
+      g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), ==,
+                       n == 0 ? "pt-cprofile" : "tf-cprofile");
+      g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ==, path);
+      n++;
+    }
+  g_assert_cmpuint (n, ==, 2);
+  viewer_test_render (GTK_WIDGET (window), "viewer-empty-recent.png");
+
+  /* The keyboard: the second row focused (Tab reaches it), Enter. */
+  row = GTK_WIDGET (gtk_list_box_get_row_at_index (list, 1));
+  g_assert_true (gtk_widget_get_focusable (row));
+  g_assert_true (gtk_widget_grab_focus (row));
+  g_assert_true (gtk_widget_has_focus (row));
+  /* GtkWindow's Enter binding activates the focused widget */
+  g_assert_true (viewer_test_press_shortcut (GTK_WIDGET (window), "Return"));
+  g_assert_true (viewer_test_wait (shows_document, window, 30000));
+  g_assert_true (g_file_equal (smv_document_get_location (smv_window_get_document (window)), other));
+  gtk_window_destroy (GTK_WINDOW (window));
+  viewer_test_spin (100);
+
+  /* A click, in a new window: the row's activation, which is what a click on
+   * a row of a list box does. The job opened last is now first. */
+  window = smv_window_new (NULL, get_registry (), recent);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (viewer_test_wait (is_mapped, window, 5000));
+  list = GTK_LIST_BOX (viewer_test_find (GTK_WIDGET (window), "recent-jobs"));
+  row = GTK_WIDGET (gtk_list_box_get_row_at_index (list, 1));
+  g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), ==, "pt-cprofile");
+  g_assert_true (gtk_widget_activate (row));
+  g_assert_true (viewer_test_wait (shows_document, window, 30000));
+  g_assert_true (g_file_equal (smv_document_get_location (smv_window_get_document (window)), job));
+  gtk_window_destroy (GTK_WINDOW (window));
+  viewer_test_spin (100);
+
+  g_settings_reset (settings, "recent-jobs");
+}
+
 typedef struct
 {
   SmvWindow *window;
@@ -705,9 +922,11 @@ main (int   argc,
   g_test_add_func ("/viewer/plugin/cancel", test_cancel);
   g_test_add_func ("/viewer/plugin/not-a-job", test_not_a_job);
   g_test_add_func ("/viewer/plugin/problems-banner", test_problems_banner);
+  g_test_add_func ("/viewer/plugin/problems-path-elided", test_problems_path_elided);
   g_test_add_func ("/viewer/plugin/real-jobs", test_real_jobs);
   g_test_add_func ("/viewer/plugin/drop-folder", test_drop_folder);
   g_test_add_func ("/viewer/plugin/open-location-dialog", test_open_location_dialog);
+  g_test_add_func ("/viewer/plugin/empty-recent", test_empty_recent);
   g_test_add_func ("/viewer/plugin/application-open", test_application_open);
 
   status = g_test_run ();
