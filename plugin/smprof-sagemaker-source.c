@@ -98,19 +98,15 @@ smprof_sagemaker_source_get_uri_schemes (SmvDataSource *source)
 #endif
 }
 
+/* From the location's form alone, on the main thread while the user types:
+ * any local path (whether it is a job is found on the worker thread, which
+ * says what a job folder holds when it is not), or an s3:// URI. */
 static gboolean
 smprof_sagemaker_source_can_open (SmvDataSource *source,
                                   GFile         *location)
 {
   if (g_file_is_native (location))
-    {
-      g_autofree char *path = g_file_get_path (location);
-      g_autoptr(SmprofSource) job_source = NULL;
-
-      /* Stats and a few parent folders: quick enough while the user types. */
-      job_source = smprof_local_source_new (path, NULL);
-      return job_source != NULL;
-    }
+    return TRUE;
 
 #ifdef SMPROF_HAVE_S3_SOURCE
   {
@@ -121,6 +117,29 @@ smprof_sagemaker_source_can_open (SmvDataSource *source,
 #else
   return FALSE;
 #endif
+}
+
+/* What a job folder holds, for the user who opened something else. */
+static const char *
+job_layout_hint (void)
+{
+  return _("A SageMaker Debugger job folder holds framework/, then one folder per framework, "
+           "profiler and node, then one per interval: for example "
+           "framework/pytorch/cprofile/0-algo-1/train-0-stepstart-…_train-0-stepend-…/python_stats "
+           "(cProfile) or …/pyinstrument/0-algo-1/…/python_stats.json (Pyinstrument). "
+           "Open the folder that holds framework/, or a folder below it.");
+}
+
+/* @location is a folder but no job: the core's reason, then the layout. */
+static GError *
+not_a_job_error (GFile      *location,
+                 const char *reason)
+{
+  g_autofree char *name = g_file_get_parse_name (location);
+
+  /* Translators: a folder, why it is not a job, then what a job folder holds */
+  return g_error_new (G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("“%s” is not a job folder: %s %s"),
+                      name, reason, job_layout_hint ());
 }
 
 #ifdef SMPROF_HAVE_S3_SOURCE
@@ -269,6 +288,15 @@ open_in_thread (GTask        *task,
   job_source = create_job_source (open, &error);
   if (job_source == NULL)
     {
+      /* A folder without framework/ (the core says so): tell what a job
+       * folder holds. A missing path or a file keeps the core's message. */
+      if (g_file_is_native (open->location) && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND) &&
+          g_file_query_file_type (open->location, G_FILE_QUERY_INFO_NONE, cancellable) == G_FILE_TYPE_DIRECTORY)
+        {
+          g_task_return_error (task, not_a_job_error (open->location,
+                                                      _("it holds no framework/ folder, and is not inside one.")));
+          return;
+        }
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
@@ -304,11 +332,9 @@ open_in_thread (GTask        *task,
 
   if (n_records == 0)
     {
-      g_autofree char *name = g_file_get_parse_name (open->location);
-
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                               _("“%s” holds no cProfile or Pyinstrument interval folder that could be used."),
-                               name);
+      g_task_return_error (task, not_a_job_error (open->location,
+                                                  _("it holds no cProfile or Pyinstrument interval folder "
+                                                    "that could be used.")));
       return;
     }
 

@@ -81,16 +81,8 @@ open_recent_action (GtkWidget  *widget,
   const char *uri = g_variant_get_string (parameter, NULL);
   g_autoptr(GFile) location = g_file_new_for_uri (uri);
 
-  if (g_file_is_native (location) && !g_file_query_exists (location, NULL) && self->recent != NULL)
-    {
-      g_autofree char *name = _smv_window_dup_display_name (location);
-      g_autofree char *title = g_strdup_printf (_("Cannot open “%s”"), name);
-
-      smv_recent_remove (self->recent, uri);
-      _smv_window_show_error (self, title, _("The folder does not exist any more; it was removed from the recent jobs."));
-      return;
-    }
-
+  /* A job gone since is found by the open, off the main thread (open_cb()
+   * then drops it from the list). */
   smv_window_open (self, location);
 }
 

@@ -150,6 +150,26 @@ set_document (SmvWindow     *self,
   _smv_window_update_problems (self);
 }
 
+/* Removes @location from the recent jobs; whether it was there. */
+static gboolean
+forget_recent (SmvWindow *self,
+               GFile     *location)
+{
+  g_autofree char *uri = g_file_get_uri (location);
+
+  if (self->recent == NULL)
+    return FALSE;
+
+  for (guint i = 0; i < smv_recent_get_n_items (self->recent); i++)
+    if (g_str_equal (smv_recent_get_uri (self->recent, i), uri))
+      {
+        smv_recent_remove (self->recent, uri);
+        return TRUE;
+      }
+
+  return FALSE;
+}
+
 static void
 open_cb (GObject      *object,
          GAsyncResult *result,
@@ -174,8 +194,14 @@ open_cb (GObject      *object,
         {
           g_autofree char *name = _smv_window_dup_display_name (op->location);
           g_autofree char *title = g_strdup_printf (_("Could not open “%s”"), name);
+          g_autofree char *detail = NULL;
 
-          _smv_window_show_error (self, title, error->message);
+          /* Gone since it was opened: out of the recent jobs. */
+          if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND) && forget_recent (self, op->location))
+            /* Translators: why a recent job could not be opened, then what was done */
+            detail = g_strdup_printf (_("%s It was removed from the recent jobs."), error->message);
+
+          _smv_window_show_error (self, title, detail != NULL ? detail : error->message);
         }
       update_view (self);
       return;

@@ -10,8 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include <glib/gstdio.h>
 
+#include "fs-spy.h"
 #include "smv-application.h"
 #include "smv-open-location-dialog.h"
 #include "smv-recent.h"
@@ -168,6 +171,7 @@ test_registry (void)
   g_autoptr(GFile) job = real_job ("pt-cprofile");
   g_autoptr(GFile) not_a_job = g_file_new_for_path (g_test_get_dir (G_TEST_DIST));
   g_autoptr(GFile) s3 = g_file_new_for_uri ("s3://bucket/job/");
+  g_autoptr(GFile) web = g_file_new_for_uri ("https://example.com/job/");
   g_autofree char *name = NULL;
   g_auto(GStrv) schemes = NULL;
 
@@ -179,10 +183,13 @@ test_registry (void)
   name = smv_data_source_dup_name (source);
   g_assert_cmpstr (name, ==, "SageMaker Debugger profiles");
 
+  /* From the location's form alone: any local path may be a job (opening
+   * finds out, off the main thread); another scheme is not. */
   g_assert_true (smv_data_source_can_open (source, job));
-  g_assert_false (smv_data_source_can_open (source, not_a_job));
+  g_assert_true (smv_data_source_can_open (source, not_a_job));
+  g_assert_false (smv_data_source_can_open (source, web));
   g_assert_true (smv_source_registry_find_for (sources, job) == source);
-  g_assert_null (smv_source_registry_find_for (sources, not_a_job));
+  g_assert_null (smv_source_registry_find_for (sources, web));
 
   /* s3:// opens exactly when the plugin was built with the core's S3 source. */
   schemes = smv_source_registry_dup_uri_schemes (sources);
@@ -316,31 +323,142 @@ test_cancel (void)
   viewer_test_spin (100);
 }
 
+static void location_chosen_cb (GtkWidget  *dialog,
+                                GFile      *location,
+                                GFile     **chosen);
+
+static gboolean
+is_sensitive (gpointer data)
+{
+  return gtk_widget_get_sensitive (data);
+}
+
+static gboolean
+shows_error (gpointer data)
+{
+  return !smv_window_is_loading (data) && gtk_info_bar_get_revealed (smv_window_get_banner (data)) &&
+         gtk_info_bar_get_message_type (smv_window_get_banner (data)) == GTK_MESSAGE_ERROR;
+}
+
+/* A folder that is no job: the banner says so, and what a job folder holds
+ * (framework/ and the layout below it); a path that does not exist says
+ * that. Either way the window stays empty. */
 static void
 test_not_a_job (void)
 {
   g_autoptr(GFile) folder = g_file_new_for_path (g_test_get_dir (G_TEST_DIST));
   g_autoptr(GFile) missing = g_file_new_for_path ("/nonexistent/smprof/job");
+  g_autofree char *folder_name = g_file_get_parse_name (folder);
   SmvWindow *window;
   GtkInfoBar *banner;
+  const char *detail;
 
   VIEWER_TEST_REQUIRE_DISPLAY ();
 
   window = present_window ();
 
   smv_window_open (window, folder);
+  g_assert_true (viewer_test_wait (shows_error, window, 30000));
   banner = smv_window_get_banner (window);
-  g_assert_false (smv_window_is_loading (window));
   g_assert_cmpstr (smv_window_get_view_name (window), ==, "empty");
-  g_assert_true (gtk_info_bar_get_revealed (banner));
-  g_assert_cmpint (gtk_info_bar_get_message_type (banner), ==, GTK_MESSAGE_ERROR);
-  g_assert_true (g_str_has_prefix (viewer_test_label_text (GTK_WIDGET (window), "banner-title"), "Cannot open"));
+  g_assert_true (g_str_has_prefix (viewer_test_label_text (GTK_WIDGET (window), "banner-title"), "Could not open"));
+  detail = viewer_test_label_text (GTK_WIDGET (window), "banner-detail");
+  g_test_message ("not a job: %s", detail);
+  viewer_test_wait_transitions (GTK_WIDGET (window));
+  g_assert_true (gtk_widget_is_drawable (viewer_test_find (GTK_WIDGET (window), "banner-detail")));
+  g_assert_nonnull (strstr (detail, folder_name));
+  g_assert_nonnull (strstr (detail, "is not a job folder"));
+  g_assert_nonnull (strstr (detail, "framework/"));
+  g_assert_nonnull (strstr (detail, "framework/pytorch/cprofile/0-algo-1/"));
+  g_assert_nonnull (strstr (detail, "python_stats"));
+  g_assert_nonnull (strstr (detail, "Pyinstrument"));
 
+  gtk_info_bar_response (banner, GTK_RESPONSE_CLOSE);
   smv_window_open (window, missing);
+  g_assert_true (viewer_test_wait (shows_error, window, 30000));
   g_assert_cmpstr (smv_window_get_view_name (window), ==, "empty");
-  g_assert_true (gtk_info_bar_get_revealed (banner));
+  detail = viewer_test_label_text (GTK_WIDGET (window), "banner-detail");
+  g_test_message ("missing: %s", detail);
+  g_assert_nonnull (strstr (detail, "/nonexistent/smprof/job"));
+  g_assert_nonnull (strstr (detail, "No such file or directory"));
 
   gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Deciding whether a location can be opened, as the user types it, touches
+ * nothing on the main thread: fs-spy.c counts the main thread's file
+ * system calls on the job's path, which sits under a folder of its own, as
+ * it would under a network mount. Only opening reads the folder, on a
+ * worker thread. */
+static void
+test_can_open_no_io (void)
+{
+  g_autoptr(GFile) real = real_job ("pt-cprofile");
+  g_autofree char *real_path = g_file_get_path (real);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *mount = g_dir_make_tmp ("smv-mount-XXXXXX", &error);
+  g_autofree char *job_path = g_build_filename (mount, "pt-cprofile", NULL);
+  g_autofree char *last = NULL;
+  g_autoptr(GFile) job = g_file_new_for_path (job_path);
+  g_autoptr(GFile) chosen = NULL;
+  g_autoptr(SmvDataSource) source = NULL;
+  g_autoptr(GtkWidget) dialog = NULL;
+  GtkWidget *entry;
+  GtkWidget *open_button;
+  SmvWindow *window;
+  gsize length = strlen (job_path);
+
+  VIEWER_TEST_REQUIRE_DISPLAY ();
+
+  g_assert_no_error (error);
+  g_assert_cmpint (symlink (real_path, job_path), ==, 0);
+  source = g_list_model_get_item (smv_source_registry_get_sources (get_registry ()), 0);
+
+  dialog = g_object_ref_sink (smv_open_location_dialog_new (NULL, get_registry ()));
+  g_signal_connect (dialog, "open", G_CALLBACK (location_chosen_cb), &chosen);
+  gtk_window_present (GTK_WINDOW (dialog));
+  g_assert_true (viewer_test_wait (is_mapped, dialog, 5000));
+  entry = viewer_test_find (dialog, "location-entry");
+  open_button = viewer_test_find (dialog, "location-open");
+
+  fs_spy_watch (mount);
+
+  /* The data source and the registry decide from the path alone. */
+  g_assert_true (smv_data_source_can_open (source, job));
+  g_assert_true (smv_source_registry_find_for (get_registry (), job) == source);
+
+  /* The dialog, while the path is typed one character after another. */
+  for (gsize i = 1; i <= length; i++)
+    {
+      g_autofree char *typed = g_strndup (job_path, i);
+
+      gtk_editable_set_text (GTK_EDITABLE (entry), typed);
+    }
+  last = fs_spy_dup_last_call ();
+  g_test_message ("main-thread calls while typing: %u%s%s", fs_spy_get_main_calls (),
+                  last != NULL ? ", the last " : "", last != NULL ? last : "");
+  g_assert_cmpuint (fs_spy_get_main_calls (), ==, 0);
+
+  /* The folder is found on a worker thread; then Open opens it. */
+  g_assert_true (viewer_test_wait (is_sensitive, open_button, 10000));
+  g_assert_cmpstr (viewer_test_label_text (dialog, "location-hint"), ==, "Opens as SageMaker Debugger profiles.");
+  g_assert_cmpuint (fs_spy_get_main_calls (), ==, 0);
+  g_assert_true (gtk_widget_activate_action (dialog, "location.open", NULL));
+  g_assert_true (g_file_equal (chosen, job));
+
+  /* And the window starts opening it without touching it. */
+  window = present_window ();
+  fs_spy_watch (mount);
+  smv_window_open (window, job);
+  g_assert_true (smv_window_is_loading (window));
+  g_assert_cmpuint (fs_spy_get_main_calls (), ==, 0);
+  fs_spy_stop ();
+  g_assert_true (viewer_test_wait (shows_document, window, 30000));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  viewer_test_spin (100);
+  g_unlink (job_path);
+  g_rmdir (mount);
 }
 
 static void
@@ -709,6 +827,20 @@ location_chosen_cb (GtkWidget  *dialog,
   g_set_object (chosen, location);
 }
 
+typedef struct
+{
+  GtkWidget  *dialog;
+  const char *hint;
+} HintIs;
+
+static gboolean
+hint_is (gpointer data)
+{
+  HintIs *wanted = data;
+
+  return g_strcmp0 (viewer_test_label_text (wanted->dialog, "location-hint"), wanted->hint) == 0;
+}
+
 static void
 test_open_location_dialog (void)
 {
@@ -736,7 +868,14 @@ test_open_location_dialog (void)
   g_assert_false (gtk_widget_get_sensitive (open_button));
   g_assert_true (g_str_has_prefix (viewer_test_label_text (dialog, "location-hint"), "A folder path"));
 
+  /* A path: whether a folder is there is asked off the main thread. */
   gtk_editable_set_text (GTK_EDITABLE (entry), "/nonexistent/job");
+  g_assert_false (gtk_widget_get_sensitive (open_button));
+  g_assert_true (viewer_test_wait (hint_is, &(HintIs) { dialog, "There is no folder at this path." }, 10000));
+  g_assert_false (gtk_widget_get_sensitive (open_button));
+
+  /* Another scheme: no data source for it. */
+  gtk_editable_set_text (GTK_EDITABLE (entry), "https://example.com/job/");
   g_assert_false (gtk_widget_get_sensitive (open_button));
   g_assert_cmpstr (viewer_test_label_text (dialog, "location-hint"), ==,
                    "No installed data source can open this location.");
@@ -747,8 +886,8 @@ test_open_location_dialog (void)
   g_assert_cmpint (gtk_widget_get_sensitive (open_button), ==, g_strv_contains ((const char * const *) schemes, "s3"));
 
   gtk_editable_set_text (GTK_EDITABLE (entry), job_path);
+  g_assert_true (viewer_test_wait (hint_is, &(HintIs) { dialog, "Opens as SageMaker Debugger profiles." }, 10000));
   g_assert_true (gtk_widget_get_sensitive (open_button));
-  g_assert_cmpstr (viewer_test_label_text (dialog, "location-hint"), ==, "Opens as SageMaker Debugger profiles.");
 
   /* Open (what Enter does): the location goes out, the dialog closes. */
   g_assert_true (gtk_widget_activate_action (dialog, "location.open", NULL));
@@ -827,6 +966,39 @@ test_empty_recent (void)
   gtk_window_destroy (GTK_WINDOW (window));
   viewer_test_spin (100);
 
+  g_settings_reset (settings, "recent-jobs");
+}
+
+/* A recent job whose folder is gone: opening it says so, and it leaves the
+ * list (found by the open, on its worker thread). */
+static void
+test_recent_gone (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (SMV_APPLICATION_ID);
+  g_autoptr(SmvRecent) recent = NULL;
+  g_autoptr(GFile) gone = g_file_new_for_path ("/nonexistent/smprof/old-job");
+  g_autofree char *uri = g_file_get_uri (gone);
+  SmvWindow *window;
+
+  VIEWER_TEST_REQUIRE_DISPLAY ();
+
+  g_settings_reset (settings, "recent-jobs");
+  recent = smv_recent_new (settings);
+  smv_recent_add (recent, gone, "old-job");
+  window = smv_window_new (NULL, get_registry (), recent);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (viewer_test_wait (is_mapped, window, 5000));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.open-recent", "s", uri));
+  g_assert_true (viewer_test_wait (shows_error, window, 30000));
+  g_assert_nonnull (strstr (viewer_test_label_text (GTK_WIDGET (window), "banner-detail"),
+                            "It was removed from the recent jobs."));
+  g_assert_cmpuint (smv_recent_get_n_items (recent), ==, 0);
+  g_assert_false (gtk_widget_get_visible (gtk_widget_get_parent (viewer_test_find (GTK_WIDGET (window),
+                                                                                   "recent-jobs"))));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  viewer_test_spin (100);
   g_settings_reset (settings, "recent-jobs");
 }
 
@@ -921,12 +1093,14 @@ main (int   argc,
   g_test_add_func ("/viewer/plugin/open-real-job", test_open_real_job);
   g_test_add_func ("/viewer/plugin/cancel", test_cancel);
   g_test_add_func ("/viewer/plugin/not-a-job", test_not_a_job);
+  g_test_add_func ("/viewer/plugin/can-open-no-io", test_can_open_no_io);
   g_test_add_func ("/viewer/plugin/problems-banner", test_problems_banner);
   g_test_add_func ("/viewer/plugin/problems-path-elided", test_problems_path_elided);
   g_test_add_func ("/viewer/plugin/real-jobs", test_real_jobs);
   g_test_add_func ("/viewer/plugin/drop-folder", test_drop_folder);
   g_test_add_func ("/viewer/plugin/open-location-dialog", test_open_location_dialog);
   g_test_add_func ("/viewer/plugin/empty-recent", test_empty_recent);
+  g_test_add_func ("/viewer/plugin/recent-gone", test_recent_gone);
   g_test_add_func ("/viewer/plugin/application-open", test_application_open);
 
   status = g_test_run ();

@@ -37,6 +37,8 @@
 
 G_DEFINE_INTERFACE (SmvDataSource, smv_data_source, G_TYPE_OBJECT)
 
+/* By the location's form alone: a local path when the source opens local
+ * folders, or one of its URI schemes. */
 static gboolean
 smv_data_source_real_can_open (SmvDataSource *self,
                                GFile         *location)
@@ -44,12 +46,7 @@ smv_data_source_real_can_open (SmvDataSource *self,
   const char * const *schemes = smv_data_source_get_uri_schemes (self);
 
   if (g_file_is_native (location))
-    {
-      if ((smv_data_source_get_flags (self) & SMV_DATA_SOURCE_FLAGS_LOCAL_FOLDERS) == 0)
-        return FALSE;
-
-      return g_file_query_file_type (location, G_FILE_QUERY_INFO_NONE, NULL) == G_FILE_TYPE_DIRECTORY;
-    }
+    return (smv_data_source_get_flags (self) & SMV_DATA_SOURCE_FLAGS_LOCAL_FOLDERS) != 0;
 
   for (guint i = 0; schemes != NULL && schemes[i] != NULL; i++)
     if (g_file_has_uri_scheme (location, schemes[i]))
@@ -156,9 +153,14 @@ smv_data_source_get_uri_schemes (SmvDataSource *self)
  * @location: a local folder, or a URI as a #GFile (for schemes GIO does not
  *   handle, `g_file_new_for_uri()` keeps the URI for `g_file_get_uri()`)
  *
- * Says whether @self can open @location. It runs on the main thread while the
- * user types, so it must decide quickly: look at the scheme, or stat a local
- * folder, never go to the network.
+ * Says whether @self can open @location, from its form alone: its URI scheme,
+ * or that it is a local path. It runs on the main thread, while the user
+ * types a location, so it must not touch the file system or the network: a
+ * folder on a slow network mount would freeze the viewer. Whether the folder
+ * exists and holds what @self reads is found out by
+ * [method@Smv.DataSource.open_async], on a worker thread, which fails with
+ * an error that says what is missing. The default accepts local paths when
+ * @self opens local folders, and the URIs of its schemes.
  *
  * Returns: %TRUE if [method@Smv.DataSource.open_async] should be tried
  */

@@ -48,8 +48,9 @@ G_DECLARE_INTERFACE (SmvDataSource, smv_data_source, SMV, DATA_SOURCE, GObject)
  * @dup_name: a name for the kind of data, for a person
  * @get_flags: what the source can open, see [flags@Smv.DataSourceFlags]
  * @get_uri_schemes: the URI schemes it opens, such as `"s3"`
- * @can_open: whether the source can open one location; the default checks
- *   the flags and the schemes
+ * @can_open: whether the source can open one location, from its form alone
+ *   (no I/O: it runs on the main thread); the default checks the flags and
+ *   the schemes
  * @open_async: opens a location; see [method@Smv.DataSource.open_async]
  * @open_finish: completes @open_async, on the main thread
  * @create_page: builds the widget for an opened document, on the main thread
