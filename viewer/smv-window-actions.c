@@ -102,6 +102,30 @@ close_action (GtkWidget  *widget,
   gtk_window_close (GTK_WINDOW (widget));
 }
 
+static void
+help_shown_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(SmvWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  /* No help browser (Yelp) installed, typically: say so rather than nothing. */
+  if (!gtk_show_uri_full_finish (GTK_WINDOW (object), result, &error) &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    _smv_window_show_error (self, _("Could not open the manual"), error->message);
+}
+
+/* F1 and the menu's Help: the manual (help/, Mallard) in the desktop's help
+ * browser, as gtk_show_uri() would show it, with its failure in the banner. */
+static void
+help_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  gtk_show_uri_full (GTK_WINDOW (widget), SMV_HELP_URI, GDK_CURRENT_TIME, NULL, help_shown_cb, g_object_ref (widget));
+}
+
 static gboolean
 drop_cb (SmvWindow     *self,
          const GValue  *value,
@@ -193,9 +217,11 @@ _smv_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.open-recent", "s", open_recent_action);
   gtk_widget_class_install_action (widget_class, "win.cancel", NULL, cancel_action);
   gtk_widget_class_install_action (widget_class, "win.close", NULL, close_action);
+  gtk_widget_class_install_action (widget_class, "win.help", NULL, help_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open-folder", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_l, GDK_CONTROL_MASK, "win.open-location", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.cancel", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "win.close", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F1, 0, "win.help", NULL);
 }

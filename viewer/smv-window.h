@@ -13,6 +13,9 @@
 
 G_BEGIN_DECLS
 
+/* The manual (help/C/index.page), in the desktop's help browser. */
+#define SMV_HELP_URI "help:smprof"
+
 #define SMV_TYPE_WINDOW (smv_window_get_type ())
 
 G_DECLARE_FINAL_TYPE (SmvWindow, smv_window, SMV, WINDOW, AdwApplicationWindow)
