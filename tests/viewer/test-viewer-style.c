@@ -360,6 +360,7 @@ test_follows_portal (void)
   g_assert_true (adw_style_manager_get_system_supports_color_schemes (adw_style_manager_get_default ()));
   g_assert_true (adw_style_manager_get_dark (adw_style_manager_get_default ()));
   dark = render (SMV_WINDOW (window), "viewer-dark.png", &mean, &corner);
+  viewer_test_save_screenshot (dark, "viewer-dark.png");
   g_test_message ("prefer dark: mean luminance %.3f, page corner %.3f", mean, corner);
   g_assert_cmpfloat (mean, <, 0.35);
   g_assert_cmpfloat (corner, <, 0.3);

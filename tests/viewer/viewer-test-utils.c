@@ -348,6 +348,29 @@ viewer_test_render (GtkWidget  *widget,
   return texture;
 }
 
+/**
+ * viewer_test_save_screenshot:
+ * @texture: pixels
+ * @name: a file name
+ *
+ * Saves @texture in $SMPROF_SCREENSHOTS_DIR when it is set (the README's
+ * pictures: SMPROF_SCREENSHOTS_DIR=$PWD/data/screenshots).
+ */
+void
+viewer_test_save_screenshot (GdkTexture *texture,
+                             const char *name)
+{
+  const char *dir = g_getenv ("SMPROF_SCREENSHOTS_DIR");
+  g_autofree char *path = NULL;
+
+  if (dir == NULL || dir[0] == '\0')
+    return;
+
+  path = g_build_filename (dir, name, NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("screenshot saved to %s", path);
+}
+
 /* One pixel as 0xAARRGGBB (premultiplied). */
 guint32
 viewer_test_pixel (GdkTexture *texture,

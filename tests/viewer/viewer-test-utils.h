@@ -33,6 +33,8 @@ GdkTexture *viewer_test_render          (GtkWidget            *widget,
 guint       viewer_test_count_colors    (GdkTexture           *texture,
                                          guint32               background,
                                          guint                *n_differing);
+void        viewer_test_save_screenshot (GdkTexture           *texture,
+                                         const char           *name);
 guint32     viewer_test_pixel           (GdkTexture           *texture,
                                          int                   x,
                                          int                   y);
