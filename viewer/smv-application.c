@@ -124,6 +124,7 @@ about_action (GSimpleAction *action,
   static const char *developers[] = { "The smprof authors", NULL };
   GtkWidget *window;
 
+  /* The icon is in the resources too (smv-viewer.gresource.xml). */
   window = g_object_new (ADW_TYPE_ABOUT_WINDOW,
                          "transient-for", parent,
                          "modal", parent != NULL,
@@ -132,8 +133,8 @@ about_action (GSimpleAction *action,
                          "application-icon", SMV_APPLICATION_ID,
                          "developer-name", _("The smprof authors"),
                          "version", PACKAGE_VERSION,
-                         "comments", _("Python profiles of training jobs, by step, phase and node, "
-                                       "on a timeline, with call trees and flame graphs."),
+                         "comments", _("Profiles of training jobs, by step, phase and node, "
+                                       "read by data-source plugins."),
                          "license-type", GTK_LICENSE_GPL_3_0,
                          "copyright", "© 2026 The smprof authors",
                          "developers", developers,

@@ -278,10 +278,10 @@ explain (SmvOpenLocationDialog *self)
 
   g_free (self->examples);
   if (folders && forms->len > 0)
-    /* Translators: %s is a list of address forms such as "s3://…" */
+    /* Translators: %s is a list of address forms, each "scheme://…" */
     self->examples = g_strdup_printf (_("A folder path, or an address such as %s."), forms->str);
   else if (forms->len > 0)
-    /* Translators: %s is a list of address forms such as "s3://…" */
+    /* Translators: %s is a list of address forms, each "scheme://…" */
     self->examples = g_strdup_printf (_("An address such as %s."), forms->str);
   else if (folders)
     self->examples = g_strdup (_("A folder path."));

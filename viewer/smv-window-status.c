@@ -44,12 +44,12 @@ _smv_window_explain (SmvWindow *self)
   joined = g_strdup (text->str);
 
   if (folders && joined[0] != '\0')
-    /* Translators: %s is a list of address forms such as "s3://…" */
+    /* Translators: %s is a list of address forms, each "scheme://…" */
     detail = g_strdup_printf (_("Open a job folder or an address (%s), or drop a folder onto this window."), joined);
   else if (folders)
     detail = g_strdup (_("Open a job folder, or drop one onto this window."));
   else
-    /* Translators: %s is a list of address forms such as "s3://…" */
+    /* Translators: %s is a list of address forms, each "scheme://…" */
     detail = g_strdup_printf (_("Open an address (%s)."), joined);
 
   g_free (markup);

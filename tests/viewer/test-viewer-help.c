@@ -1,5 +1,6 @@
 /* test-viewer-help.c: F1 and the menu's Help open the manual (help:smprof)
- * in the desktop's help browser, and the shortcuts window lists F1
+ * in the desktop's help browser, the shortcuts window lists F1; and the
+ * About window
  *
  * SPDX-FileCopyrightText: 2026 The smprof authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -18,6 +19,24 @@
 #include "viewer-test-utils.h"
 
 static char *uri_file;
+static SmvApplication *the_application;
+
+/* One application for the process: a second one could not register its
+ * objects on the session bus beside the first. */
+static SmvApplication *
+get_application (void)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (the_application == NULL)
+    {
+      the_application = smv_application_new (G_APPLICATION_NON_UNIQUE);
+      g_assert_true (g_application_register (G_APPLICATION (the_application), NULL, &error));
+      g_assert_no_error (error);
+    }
+
+  return the_application;
+}
 
 static void
 write_or_die (const char *path,
@@ -131,8 +150,7 @@ find_shortcut (GtkWidget  *root,
 static void
 test_help (void)
 {
-  g_autoptr(SmvApplication) application = NULL;
-  g_autoptr(GError) error = NULL;
+  SmvApplication *application;
   g_autofree char *shown = NULL;
   g_autofree char *label = NULL;
   g_autofree char *title = NULL;
@@ -143,9 +161,7 @@ test_help (void)
 
   VIEWER_TEST_REQUIRE_DISPLAY ();
 
-  application = smv_application_new (G_APPLICATION_NON_UNIQUE);
-  g_assert_true (g_application_register (G_APPLICATION (application), NULL, &error));
-  g_assert_no_error (error);
+  application = get_application ();
   window = smv_window_new (GTK_APPLICATION (application), smv_application_get_registry (application), NULL);
   gtk_window_present (GTK_WINDOW (window));
   g_assert_true (viewer_test_wait (is_mapped, window, 5000));
@@ -177,6 +193,62 @@ test_help (void)
   viewer_test_spin (100);
 }
 
+static AdwAboutWindow *
+find_about_window (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
+
+      if (ADW_IS_ABOUT_WINDOW (window) && gtk_widget_get_mapped (GTK_WIDGET (window)))
+        return ADW_ABOUT_WINDOW (window);
+    }
+
+  return NULL;
+}
+
+static gboolean
+has_about_window (gpointer data)
+{
+  return find_about_window () != NULL;
+}
+
+/* About smprof: libadwaita's About window, over the window it came from. */
+static void
+test_about (void)
+{
+  SmvApplication *application;
+  AdwAboutWindow *about;
+  SmvWindow *window;
+
+  VIEWER_TEST_REQUIRE_DISPLAY ();
+
+  application = get_application ();
+  window = smv_window_new (GTK_APPLICATION (application), smv_application_get_registry (application), NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (viewer_test_wait (is_mapped, window, 5000));
+
+  g_action_group_activate_action (G_ACTION_GROUP (application), "about", NULL);
+  g_assert_true (viewer_test_wait (has_about_window, NULL, 5000));
+  about = find_about_window ();
+  g_assert_cmpstr (adw_about_window_get_application_name (about), ==, "smprof");
+  /* The application's icon, found in its resources when not installed */
+  g_assert_cmpstr (adw_about_window_get_application_icon (about), ==, SMV_APPLICATION_ID);
+  g_assert_true (gtk_icon_theme_has_icon (gtk_icon_theme_get_for_display (gtk_widget_get_display (GTK_WIDGET (about))),
+                                          adw_about_window_get_application_icon (about)));
+  g_assert_cmpstr (adw_about_window_get_version (about), !=, "");
+  g_assert_cmpint (adw_about_window_get_license_type (about), ==, GTK_LICENSE_GPL_3_0);
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (about)) == GTK_WINDOW (window));
+  g_assert_true (viewer_test_wait (is_mapped, about, 5000));
+  viewer_test_render (GTK_WIDGET (about), "viewer-about.png");
+
+  gtk_window_destroy (GTK_WINDOW (about));
+  gtk_window_destroy (GTK_WINDOW (window));
+  viewer_test_spin (100);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -189,9 +261,11 @@ main (int   argc,
   g_unsetenv ("GTK_USE_PORTAL");
 
   g_test_add_func ("/viewer/help", test_help);
+  g_test_add_func ("/viewer/about", test_about);
 
   status = g_test_run ();
   g_clear_pointer (&uri_file, g_free);
+  g_clear_object (&the_application);
 
   return status;
 }

@@ -131,7 +131,7 @@ smv_data_source_get_flags (SmvDataSource *self)
  * @self: a data source
  *
  * Returns: (transfer none) (nullable) (array zero-terminated=1): the URI
- *   schemes @self opens, such as `"s3"`, or %NULL for none
+ *   schemes @self opens, such as `"sftp"`, or %NULL for none
  */
 const char * const *
 smv_data_source_get_uri_schemes (SmvDataSource *self)

@@ -47,7 +47,7 @@ G_DECLARE_INTERFACE (SmvDataSource, smv_data_source, SMV, DATA_SOURCE, GObject)
  * SmvDataSourceInterface:
  * @dup_name: a name for the kind of data, for a person
  * @get_flags: what the source can open, see [flags@Smv.DataSourceFlags]
- * @get_uri_schemes: the URI schemes it opens, such as `"s3"`
+ * @get_uri_schemes: the URI schemes it opens, such as `"sftp"`
  * @can_open: whether the source can open one location, from its form alone
  *   (no I/O: it runs on the main thread); the default checks the flags and
  *   the schemes
