@@ -426,6 +426,17 @@ smprof_sagemaker_source_create_preferences_page (SmvDataSource *source)
   return smprof_sagemaker_preferences_new ();
 }
 
+/* The job page's keys, for the viewer's shortcuts window. */
+static GtkShortcutsSection *
+smprof_sagemaker_source_create_shortcuts_section (SmvDataSource *source)
+{
+  g_autoptr(GtkBuilder) builder = NULL;
+
+  builder = gtk_builder_new_from_resource ("/io/github/smprof/Viewer/plugins/sagemaker/smprof-sagemaker-shortcuts.ui");
+
+  return g_object_ref (GTK_SHORTCUTS_SECTION (gtk_builder_get_object (builder, "shortcuts_section")));
+}
+
 static void
 data_source_iface_init (SmvDataSourceInterface *iface)
 {
@@ -437,6 +448,7 @@ data_source_iface_init (SmvDataSourceInterface *iface)
   iface->open_finish = smprof_sagemaker_source_open_finish;
   iface->create_page = smprof_sagemaker_source_create_page;
   iface->create_preferences_page = smprof_sagemaker_source_create_preferences_page;
+  iface->create_shortcuts_section = smprof_sagemaker_source_create_shortcuts_section;
 }
 
 static void

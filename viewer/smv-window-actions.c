@@ -192,6 +192,34 @@ _smv_window_restore_state (SmvWindow *self)
     gtk_window_maximize (GTK_WINDOW (self));
 }
 
+/* The shortcuts window (Ctrl+?, from gtk/help-overlay.ui) lists the viewer's
+ * keys; each data source adds a section for the keys of its pages. */
+void
+_smv_window_add_plugin_shortcuts (SmvWindow *self)
+{
+  GtkShortcutsWindow *overlay = gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (self));
+  GListModel *sources = smv_source_registry_get_sources (self->registry);
+  g_autoptr(GtkBuilder) builder = NULL;
+
+  if (overlay == NULL)
+    return;
+
+  builder = gtk_builder_new ();
+  for (guint i = 0; i < g_list_model_get_n_items (sources); i++)
+    {
+      g_autoptr(SmvDataSource) source = g_list_model_get_item (sources, i);
+      GtkShortcutsSection *section = smv_data_source_create_shortcuts_section (source);
+
+      /* GTK 4.8 adds a section to a shortcuts window only the way GtkBuilder
+       * does (gtk_shortcuts_window_add_section() is 4.14). */
+      if (section != NULL)
+        {
+          GTK_BUILDABLE_GET_IFACE (overlay)->add_child (GTK_BUILDABLE (overlay), builder, G_OBJECT (section), NULL);
+          g_object_unref (section);
+        }
+    }
+}
+
 void
 _smv_window_actions_init (SmvWindow *self)
 {

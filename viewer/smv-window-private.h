@@ -89,6 +89,7 @@ void  _smv_window_class_status_init        (GtkWidgetClass *widget_class);
 void  _smv_window_save_state               (SmvWindow      *self);
 void  _smv_window_restore_state            (SmvWindow      *self);
 void  _smv_window_actions_init             (SmvWindow      *self);
+void  _smv_window_add_plugin_shortcuts     (SmvWindow      *self);
 void  _smv_window_actions_dispose          (SmvWindow      *self);
 void  _smv_window_class_actions_init       (GtkWidgetClass *widget_class);
 

@@ -570,6 +570,7 @@ smv_window_new (GtkApplication    *application,
       g_signal_connect_object (recent, "changed", G_CALLBACK (_smv_window_update_recent), self, G_CONNECT_SWAPPED);
     }
 
+  _smv_window_add_plugin_shortcuts (self);
   _smv_window_explain (self);
   _smv_window_update_recent (self);
   update_titles (self);

@@ -147,6 +147,30 @@ find_shortcut (GtkWidget  *root,
   return NULL;
 }
 
+static GtkWidget *
+find_section (GtkWidget  *root,
+              const char *name)
+{
+  if (GTK_IS_SHORTCUTS_SECTION (root))
+    {
+      g_autofree char *section_name = NULL;
+
+      g_object_get (root, "section-name", &section_name, NULL);
+      if (g_strcmp0 (section_name, name) == 0)
+        return root;
+    }
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_section (child, name);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
 static void
 test_help (void)
 {
@@ -155,6 +179,7 @@ test_help (void)
   g_autofree char *label = NULL;
   g_autofree char *title = NULL;
   GtkShortcutsWindow *overlay;
+  GtkWidget *section;
   GtkWidget *shortcut;
   GtkWidget *menu_button;
   SmvWindow *window;
@@ -188,6 +213,17 @@ test_help (void)
   g_assert_nonnull (shortcut);
   g_object_get (shortcut, "title", &title, NULL);
   g_assert_cmpstr (title, ==, "Show the manual");
+
+  /* The plugin's section, with its page's keys, which the viewer's own
+   * help-overlay.ui does not name. */
+  g_clear_pointer (&title, g_free);
+  section = find_section (GTK_WIDGET (overlay), "job-page");
+  g_assert_nonnull (section);
+  shortcut = find_shortcut (section, "<ctrl>d");
+  g_assert_nonnull (shortcut);
+  g_object_get (shortcut, "title", &title, NULL);
+  g_assert_cmpstr (title, ==, "Compare the selection with another");
+  g_assert_null (find_section (GTK_WIDGET (overlay), "no-such-section"));
 
   gtk_window_destroy (GTK_WINDOW (window));
   viewer_test_spin (100);

@@ -290,3 +290,29 @@ smv_data_source_create_preferences_page (SmvDataSource *self)
 
   return iface->create_preferences_page (self);
 }
+
+/**
+ * smv_data_source_create_shortcuts_section:
+ * @self: a data source
+ *
+ * Builds the section of the viewer's shortcuts window (Ctrl+?) that lists
+ * the keys of @self's pages, on the main thread, once per window. Build it
+ * from a .ui file in the plugin's own gettext domain, so its titles are
+ * translated with the plugin.
+ *
+ * Returns: (transfer full) (nullable): the section, or %NULL when @self's
+ *   pages have no keys to list
+ */
+GtkShortcutsSection *
+smv_data_source_create_shortcuts_section (SmvDataSource *self)
+{
+  SmvDataSourceInterface *iface;
+
+  g_return_val_if_fail (SMV_IS_DATA_SOURCE (self), NULL);
+
+  iface = SMV_DATA_SOURCE_GET_IFACE (self);
+  if (iface->create_shortcuts_section == NULL)
+    return NULL;
+
+  return iface->create_shortcuts_section (self);
+}

@@ -56,6 +56,8 @@ G_DECLARE_INTERFACE (SmvDataSource, smv_data_source, SMV, DATA_SOURCE, GObject)
  * @create_page: builds the widget for an opened document, on the main thread
  * @create_preferences_page: builds the page of the plugin's settings for the
  *   viewer's Preferences window, or %NULL; optional
+ * @create_shortcuts_section: builds the section of the viewer's shortcuts
+ *   window that lists the keys of the plugin's pages, or %NULL; optional
  *
  * The interface a plugin's data source implements.
  */
@@ -80,6 +82,7 @@ struct _SmvDataSourceInterface
   GtkWidget           *(*create_page)     (SmvDataSource        *self,
                                            SmvDocument          *document);
   AdwPreferencesPage  *(*create_preferences_page) (SmvDataSource  *self);
+  GtkShortcutsSection *(*create_shortcuts_section) (SmvDataSource *self);
 };
 
 void                 smv_data_source_ensure_extension_point (void);
@@ -102,5 +105,6 @@ GtkWidget           *smv_data_source_create_page            (SmvDataSource      
                                                              SmvDocument          *document);
 gboolean             smv_data_source_has_preferences        (SmvDataSource        *self);
 AdwPreferencesPage  *smv_data_source_create_preferences_page (SmvDataSource       *self);
+GtkShortcutsSection *smv_data_source_create_shortcuts_section (SmvDataSource      *self);
 
 G_END_DECLS
