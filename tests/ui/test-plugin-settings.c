@@ -65,7 +65,7 @@ open_job (SmprofJobPage **page)
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
   gtk_window_present (GTK_WINDOW (window));
-  g_assert_true (viewer_test_wait (is_mapped, window, 5000));
+  g_assert_true (viewer_test_wait (is_mapped, window, 30000));
 
   smv_window_open (window, job);
   g_assert_true (viewer_test_wait (shows_document, window, 30000));

@@ -300,6 +300,12 @@ style_is (gpointer data)
   return adw_style_manager_get_dark (adw_style_manager_get_default ()) == GPOINTER_TO_INT (data);
 }
 
+static gboolean
+is_mapped (gpointer data)
+{
+  return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0;
+}
+
 static GdkTexture *
 render (SmvWindow  *window,
         const char *png,
@@ -310,6 +316,7 @@ render (SmvWindow  *window,
   GtkWidget *page = smv_window_get_page (window);
   graphene_point_t corner;
 
+  g_assert_true (viewer_test_wait (is_mapped, window, 30000));
   viewer_test_spin (300);
   texture = viewer_test_render (GTK_WIDGET (window), png);
   *mean = mean_luminance (texture);
