@@ -15,9 +15,9 @@ packages=(
   libcairo2-dev libsysprof-4-dev
   # the export tests' consumers: rsvg-convert, pdftoppm, speedscope's schema check, pyprof2calltree
   librsvg2-bin poppler-utils python3-jsonschema pyprof2calltree
-  # the viewer and its plugin (GTK 4), and the UI tests: a virtual X server and a session bus;
+  # the viewer and its plugin (GTK 4, libadwaita), and the UI tests: a virtual X server and a session bus;
   # gtk4-builder-tool (libgtk-4-bin, only recommended by GTK) validates the .ui files
-  libgtk-4-dev libgtk-4-bin xvfb xauth dbus
+  libgtk-4-dev libgtk-4-bin libadwaita-1-dev xvfb xauth dbus
   # S3: libsoup 3 (glib-networking gives it TLS), and the S3-compatible server
   # the integration test starts on 127.0.0.1 (OpenStack Swift with s3api)
   libsoup-3.0-dev glib-networking

@@ -10,6 +10,7 @@
 #include "smprof-local-source.h"
 #include "smprof-s3-source.h"
 #include "smprof-sagemaker-document.h"
+#include "smprof-sagemaker-preferences.h"
 #include "smprof-sagemaker-source.h"
 #include "smprof-ui-settings.h"
 
@@ -86,6 +87,9 @@ smprof_sagemaker_source_get_uri_schemes (SmvDataSource *source)
   return schemes;
 }
 
+/* From the location's form alone, on the main thread while the user types:
+ * any local path (whether it is a job is found on the worker thread, which
+ * says what a job folder holds when it is not), or an s3:// URI. */
 static gboolean
 smprof_sagemaker_source_can_open (SmvDataSource *source,
                                   GFile         *location)
@@ -93,18 +97,34 @@ smprof_sagemaker_source_can_open (SmvDataSource *source,
   g_autofree char *uri = NULL;
 
   if (g_file_is_native (location))
-    {
-      g_autofree char *path = g_file_get_path (location);
-      g_autoptr(SmprofSource) job_source = NULL;
-
-      /* Stats and a few parent folders: quick enough while the user types. */
-      job_source = smprof_local_source_new (path, NULL);
-      return job_source != NULL;
-    }
+    return TRUE;
 
   uri = g_file_get_uri (location);
 
   return smprof_s3_uri_is_s3 (uri);
+}
+
+/* What a job folder holds, for the user who opened something else. */
+static const char *
+job_layout_hint (void)
+{
+  return _("A SageMaker Debugger job folder holds framework/, then one folder per framework, "
+           "profiler and node, then one per interval: for example "
+           "framework/pytorch/cprofile/0-algo-1/train-0-stepstart-…_train-0-stepend-…/python_stats "
+           "(cProfile) or …/pyinstrument/0-algo-1/…/python_stats.json (Pyinstrument). "
+           "Open the folder that holds framework/, or a folder below it.");
+}
+
+/* @location is a folder but no job: the core's reason, then the layout. */
+static GError *
+not_a_job_error (GFile      *location,
+                 const char *reason)
+{
+  g_autofree char *name = g_file_get_parse_name (location);
+
+  /* Translators: a folder, why it is not a job, then what a job folder holds */
+  return g_error_new (G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("“%s” is not a job folder: %s %s"),
+                      name, reason, job_layout_hint ());
 }
 
 static void
@@ -246,6 +266,15 @@ open_in_thread (GTask        *task,
   job_source = create_job_source (open, &error);
   if (job_source == NULL)
     {
+      /* A folder without framework/ (the core says so): tell what a job
+       * folder holds. A missing path or a file keeps the core's message. */
+      if (g_file_is_native (open->location) && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND) &&
+          g_file_query_file_type (open->location, G_FILE_QUERY_INFO_NONE, cancellable) == G_FILE_TYPE_DIRECTORY)
+        {
+          g_task_return_error (task, not_a_job_error (open->location,
+                                                      _("it holds no framework/ folder, and is not inside one.")));
+          return;
+        }
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
@@ -273,11 +302,9 @@ open_in_thread (GTask        *task,
 
   if (n_records == 0)
     {
-      g_autofree char *name = g_file_get_parse_name (open->location);
-
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                               _("“%s” holds no cProfile or Pyinstrument interval folder that could be used."),
-                               name);
+      g_task_return_error (task, not_a_job_error (open->location,
+                                                  _("it holds no cProfile or Pyinstrument interval folder "
+                                                    "that could be used.")));
       return;
     }
 
@@ -359,6 +386,23 @@ smprof_sagemaker_source_create_page (SmvDataSource *source,
   return page;
 }
 
+static AdwPreferencesPage *
+smprof_sagemaker_source_create_preferences_page (SmvDataSource *source)
+{
+  return smprof_sagemaker_preferences_new ();
+}
+
+/* The job page's keys, for the viewer's shortcuts window. */
+static GtkShortcutsSection *
+smprof_sagemaker_source_create_shortcuts_section (SmvDataSource *source)
+{
+  g_autoptr(GtkBuilder) builder = NULL;
+
+  builder = gtk_builder_new_from_resource ("/io/github/smprof/Viewer/plugins/sagemaker/smprof-sagemaker-shortcuts.ui");
+
+  return g_object_ref (GTK_SHORTCUTS_SECTION (gtk_builder_get_object (builder, "shortcuts_section")));
+}
+
 static void
 data_source_iface_init (SmvDataSourceInterface *iface)
 {
@@ -369,6 +413,8 @@ data_source_iface_init (SmvDataSourceInterface *iface)
   iface->open_async = smprof_sagemaker_source_open_async;
   iface->open_finish = smprof_sagemaker_source_open_finish;
   iface->create_page = smprof_sagemaker_source_create_page;
+  iface->create_preferences_page = smprof_sagemaker_source_create_preferences_page;
+  iface->create_shortcuts_section = smprof_sagemaker_source_create_shortcuts_section;
 }
 
 static void

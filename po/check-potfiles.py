@@ -34,7 +34,8 @@ DOMAINS = {
     'smprof-plugin': {
         'folders': ['plugin'],
         'exclude': ['plugin/core'],
-        'data': ['data/io.github.smprof.Viewer.Plugin.SageMaker.metainfo.xml.in'],
+        'data': ['data/io.github.smprof.Viewer.Plugin.SageMaker.gschema.xml',
+                 'data/io.github.smprof.Viewer.Plugin.SageMaker.metainfo.xml.in'],
         'module': True,
     },
     'smprof': {

@@ -9,21 +9,22 @@
 #include <glib/gi18n.h>
 
 #include "smv-application.h"
-#include "smv-color-scheme.h"
 #include "smv-preferences-window.h"
 #include "smv-recent.h"
 #include "smv-window.h"
 
+/* An AdwApplication: libadwaita's style sheet, and its style manager, which
+ * follows the desktop's light or dark preference (the settings portal, or
+ * GSettings outside a sandbox) without any code here. */
 struct _SmvApplication
 {
-  GtkApplication     parent_instance;
+  AdwApplication     parent_instance;
 
   SmvSourceRegistry *registry;
   SmvRecent         *recent;
-  SmvColorScheme    *color_scheme;
 };
 
-G_DEFINE_FINAL_TYPE (SmvApplication, smv_application, GTK_TYPE_APPLICATION)
+G_DEFINE_FINAL_TYPE (SmvApplication, smv_application, ADW_TYPE_APPLICATION)
 
 static SmvWindow *
 new_window (SmvApplication *self)
@@ -77,12 +78,32 @@ smv_application_open (GApplication  *application,
     }
 }
 
+/* The application's windows, the one the user was in (most recently
+ * focused, GtkApplication's first) last. */
+static GList *
+dup_windows_active_last (SmvApplication *self)
+{
+  GList *windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (self)));
+
+  return g_list_reverse (windows);
+}
+
+/* Ctrl+Q and the menu's Quit close every window as its close button would,
+ * so each saves its size on the way out (the active one last: the next
+ * window opens at the size of the window the user quit from). */
 static void
 quit_action (GSimpleAction *action,
              GVariant      *parameter,
              gpointer       user_data)
 {
-  g_application_quit (G_APPLICATION (user_data));
+  SmvApplication *self = SMV_APPLICATION (user_data);
+  GList *windows = dup_windows_active_last (self);
+
+  for (GList *l = windows; l != NULL; l = l->next)
+    gtk_window_destroy (l->data);
+  g_list_free (windows);
+
+  g_application_quit (G_APPLICATION (self));
 }
 
 static void
@@ -100,29 +121,27 @@ about_action (GSimpleAction *action,
 {
   SmvApplication *self = SMV_APPLICATION (user_data);
   GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
-  static const char *authors[] = { "The smprof authors", NULL };
-  GtkWidget *dialog;
-  const char *logo = SMV_APPLICATION_ID;
+  static const char *developers[] = { "The smprof authors", NULL };
+  GtkWidget *window;
 
-  if (parent == NULL || !gtk_icon_theme_has_icon (gtk_icon_theme_get_for_display (gtk_widget_get_display (GTK_WIDGET (parent))), logo))
-    logo = "utilities-system-monitor";
-
-  dialog = g_object_new (GTK_TYPE_ABOUT_DIALOG,
+  /* The icon is in the resources too (smv-viewer.gresource.xml). */
+  window = g_object_new (ADW_TYPE_ABOUT_WINDOW,
                          "transient-for", parent,
-                         "modal", TRUE,
+                         "modal", parent != NULL,
                          "destroy-with-parent", TRUE,
-                         "program-name", _("smprof"),
-                         "logo-icon-name", logo,
+                         "application-name", _("smprof"),
+                         "application-icon", SMV_APPLICATION_ID,
+                         "developer-name", _("The smprof authors"),
                          "version", PACKAGE_VERSION,
-                         "comments", _("Python profiles of training jobs, by step, phase and node, "
-                                       "on a timeline, with call trees and flame graphs."),
+                         "comments", _("Profiles of training jobs, by step, phase and node, "
+                                       "read by data-source plugins."),
                          "license-type", GTK_LICENSE_GPL_3_0,
                          "copyright", "© 2026 The smprof authors",
-                         "authors", authors,
+                         "developers", developers,
                          /* Translators: your names, one per line */
                          "translator-credits", _("translator-credits"),
                          NULL);
-  gtk_window_present (GTK_WINDOW (dialog));
+  gtk_window_present (GTK_WINDOW (window));
 }
 
 static void
@@ -130,9 +149,10 @@ preferences_action (GSimpleAction *action,
                     GVariant      *parameter,
                     gpointer       user_data)
 {
-  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (user_data));
+  SmvApplication *self = SMV_APPLICATION (user_data);
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
 
-  gtk_window_present (GTK_WINDOW (smv_preferences_window_new (parent)));
+  gtk_window_present (GTK_WINDOW (smv_preferences_window_new (parent, self->registry)));
 }
 
 static const GActionEntry app_actions[] = {
@@ -161,15 +181,24 @@ smv_application_startup (GApplication *application)
   dirs = smv_source_registry_dup_default_dirs ();
   self->registry = smv_source_registry_new ((const char * const *) dirs);
   self->recent = smv_recent_new_default ();
-  self->color_scheme = smv_color_scheme_new (gtk_settings_get_default ());
+
+  /* Only plugins have settings to show. */
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), "preferences")),
+                               smv_preferences_window_has_pages (self->registry));
 }
 
+/* Quit by other ways (the session ending, g_application_quit() from
+ * elsewhere) leaves windows open: they save their sizes here. */
 static void
 smv_application_shutdown (GApplication *application)
 {
   SmvApplication *self = SMV_APPLICATION (application);
+  GList *windows = dup_windows_active_last (self);
 
-  g_clear_object (&self->color_scheme);
+  for (GList *l = windows; l != NULL; l = l->next)
+    if (SMV_IS_WINDOW (l->data) && gtk_widget_get_realized (l->data))
+      smv_window_save_state (l->data);
+  g_list_free (windows);
 
   G_APPLICATION_CLASS (smv_application_parent_class)->shutdown (application);
 }
@@ -194,7 +223,6 @@ smv_application_finalize (GObject *object)
 
   g_clear_object (&self->registry);
   g_clear_object (&self->recent);
-  g_clear_object (&self->color_scheme);
 
   G_OBJECT_CLASS (smv_application_parent_class)->finalize (object);
 }

@@ -6,7 +6,7 @@
 
 #pragma once
 
-#include <gtk/gtk.h>
+#include <adwaita.h>
 
 #include "smv-source-registry.h"
 
@@ -16,7 +16,7 @@ G_BEGIN_DECLS
 
 #define SMV_TYPE_APPLICATION (smv_application_get_type ())
 
-G_DECLARE_FINAL_TYPE (SmvApplication, smv_application, SMV, APPLICATION, GtkApplication)
+G_DECLARE_FINAL_TYPE (SmvApplication, smv_application, SMV, APPLICATION, AdwApplication)
 
 void               smv_application_bind_textdomain (void);
 SmvApplication    *smv_application_new          (GApplicationFlags  extra_flags);

@@ -11,13 +11,18 @@
 #include "smv-open-location-dialog.h"
 
 /* Asks for a location as text: a folder path, or a URI for a scheme some
- * plugin opens. The data sources decide, as the user types, whether "Open"
- * can be pressed; the dialog emits ::open with the location. */
+ * plugin opens. As the user types, the data sources say from the text alone
+ * whether they open such a location; for a local path, whether a folder is
+ * there is asked off the main thread (a path on a network mount that does
+ * not answer must not freeze the dialog), and "Open" waits for the answer.
+ * The dialog emits ::open with the location. */
 struct _SmvOpenLocationDialog
 {
   GtkWindow          parent_instance;
 
   SmvSourceRegistry *registry;
+  GCancellable      *probe;      /* the folder check of the text shown */
+  GFile             *checked;    /* a folder found there, which Open opens */
 
   GtkEntry          *entry;
   GtkLabel          *hint_label;
@@ -76,28 +81,105 @@ smv_open_location_dialog_dup_location (SmvOpenLocationDialog *self)
 }
 
 static void
+set_hint_for_source (SmvOpenLocationDialog *self,
+                     SmvDataSource         *source)
+{
+  g_autofree char *name = smv_data_source_dup_name (source);
+  g_autofree char *hint = g_strdup_printf (_("Opens as %s."), name);
+
+  gtk_label_set_label (self->hint_label, hint);
+}
+
+typedef struct
+{
+  SmvOpenLocationDialog *self;
+  GFile                 *location;
+} Probe;
+
+static void
+probe_free (Probe *probe)
+{
+  g_clear_object (&probe->self);
+  g_clear_object (&probe->location);
+  g_free (probe);
+}
+
+static void
+folder_checked_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  Probe *probe = user_data;
+  SmvOpenLocationDialog *self = probe->self;
+  g_autoptr(GFileInfo) info = NULL;
+  g_autoptr(GError) error = NULL;
+  SmvDataSource *source;
+
+  info = g_file_query_info_finish (G_FILE (object), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      probe_free (probe);
+      return;
+    }
+
+  g_clear_object (&self->probe);
+  source = smv_source_registry_find_for (self->registry, probe->location);
+  if (info != NULL && g_file_info_get_file_type (info) == G_FILE_TYPE_DIRECTORY && source != NULL)
+    {
+      g_set_object (&self->checked, probe->location);
+      set_hint_for_source (self, source);
+    }
+  else if (info != NULL)
+    gtk_label_set_label (self->hint_label, _("This is a file; choose the folder of a job."));
+  else
+    gtk_label_set_label (self->hint_label, _("There is no folder at this path."));
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "location.open", self->checked != NULL);
+  probe_free (probe);
+}
+
+static void
 entry_changed_cb (SmvOpenLocationDialog *self,
                   GtkEntry              *entry)
 {
   g_autoptr(GFile) location = smv_open_location_dialog_dup_location (self);
   SmvDataSource *source = NULL;
+  Probe *probe;
 
+  if (self->probe != NULL)
+    g_cancellable_cancel (self->probe);
+  g_clear_object (&self->probe);
+  g_clear_object (&self->checked);
+
+  /* From the text alone: no I/O on the main thread. */
   if (location != NULL)
     source = smv_source_registry_find_for (self->registry, location);
 
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "location.open", source != NULL);
-
-  if (location == NULL)
-    gtk_label_set_label (self->hint_label, self->examples);
-  else if (source != NULL)
+  if (location == NULL || source == NULL)
     {
-      g_autofree char *name = smv_data_source_dup_name (source);
-      g_autofree char *hint = g_strdup_printf (_("Opens as %s."), name);
-
-      gtk_label_set_label (self->hint_label, hint);
+      gtk_widget_action_set_enabled (GTK_WIDGET (self), "location.open", FALSE);
+      gtk_label_set_label (self->hint_label,
+                           location == NULL ? self->examples : _("No installed data source can open this location."));
+      return;
     }
-  else
-    gtk_label_set_label (self->hint_label, _("No installed data source can open this location."));
+
+  if (!g_file_is_native (location))
+    {
+      g_set_object (&self->checked, location);
+      gtk_widget_action_set_enabled (GTK_WIDGET (self), "location.open", TRUE);
+      set_hint_for_source (self, source);
+      return;
+    }
+
+  /* A local path: is a folder there? Asked on a worker thread. */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "location.open", FALSE);
+  gtk_label_set_label (self->hint_label, _("Looking for the folder…"));
+  self->probe = g_cancellable_new ();
+  probe = g_new0 (Probe, 1);
+  probe->self = g_object_ref (self);
+  probe->location = g_object_ref (location);
+  g_file_query_info_async (location, G_FILE_ATTRIBUTE_STANDARD_TYPE, G_FILE_QUERY_INFO_NONE, G_PRIORITY_DEFAULT,
+                           self->probe, folder_checked_cb, probe);
 }
 
 static void
@@ -106,11 +188,12 @@ open_action (GtkWidget  *widget,
              GVariant   *parameter)
 {
   SmvOpenLocationDialog *self = SMV_OPEN_LOCATION_DIALOG (widget);
-  g_autoptr(GFile) location = smv_open_location_dialog_dup_location (self);
+  g_autoptr(GFile) location = NULL;
 
-  if (location == NULL || smv_source_registry_find_for (self->registry, location) == NULL)
+  if (self->checked == NULL)
     return;
 
+  location = g_object_ref (self->checked);
   g_signal_emit (self, signals[OPEN], 0, location);
   gtk_window_destroy (GTK_WINDOW (self));
 }
@@ -120,6 +203,10 @@ smv_open_location_dialog_dispose (GObject *object)
 {
   SmvOpenLocationDialog *self = SMV_OPEN_LOCATION_DIALOG (object);
 
+  if (self->probe != NULL)
+    g_cancellable_cancel (self->probe);
+  g_clear_object (&self->probe);
+  g_clear_object (&self->checked);
   gtk_widget_dispose_template (GTK_WIDGET (self), SMV_TYPE_OPEN_LOCATION_DIALOG);
   g_clear_object (&self->registry);
 
@@ -191,10 +278,10 @@ explain (SmvOpenLocationDialog *self)
 
   g_free (self->examples);
   if (folders && forms->len > 0)
-    /* Translators: %s is a list of address forms such as "s3://…" */
+    /* Translators: %s is a list of address forms, each "scheme://…" */
     self->examples = g_strdup_printf (_("A folder path, or an address such as %s."), forms->str);
   else if (forms->len > 0)
-    /* Translators: %s is a list of address forms such as "s3://…" */
+    /* Translators: %s is a list of address forms, each "scheme://…" */
     self->examples = g_strdup_printf (_("An address such as %s."), forms->str);
   else if (folders)
     self->examples = g_strdup (_("A folder path."));

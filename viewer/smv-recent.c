@@ -12,7 +12,7 @@
 /* A small list of what was opened, newest first, kept in the settings
  * (`recent-jobs` of io.github.smprof.Viewer: an array of (uri, title), the
  * title empty when unknown). GtkRecentManager would do for local folders, but
- * the list also holds s3:// URIs and their titles, and must not grow with
+ * the list also holds URIs of remote jobs and their titles, and must not grow with
  * every other application's files. */
 struct _SmvRecent
 {

@@ -9,54 +9,10 @@
 #include <glib/gi18n.h>
 
 #include "smv-application.h"
-#include "smv-open-location-dialog.h"
-#include "smv-window.h"
+#include "smv-window-private.h"
 
-/* One window shows one document. The stack has four pages: "no-plugins" (no
- * data source was found, so nothing can be opened), "empty" (nothing open
- * yet), "loading" (a progress bar and Cancel) and "document" (the page the
- * data source built). Opening runs in the data source, off the main thread;
- * a generation counter drops the answer of an open that was cancelled or
- * replaced, so Cancel takes effect at once. */
-struct _SmvWindow
-{
-  GtkApplicationWindow  parent_instance;
-
-  SmvSourceRegistry    *registry;
-  SmvRecent            *recent;
-  GSettings            *settings;   /* window-size, window-maximized */
-
-  /* the open document */
-  SmvDocument          *document;
-  GtkWidget            *page;
-  guint                 problems_dismissed;   /* problems listed when the banner was closed */
-
-  /* an open in progress */
-  GCancellable         *cancellable;
-  SmvProgress          *progress;
-  guint                 pulse_id;
-  guint                 generation;
-
-  GtkFileChooserNative *chooser;
-
-  /* template children */
-  GtkLabel             *title_label;
-  GtkLabel             *subtitle_label;
-  GtkInfoBar           *banner;
-  GtkLabel             *banner_title;
-  GtkLabel             *banner_detail;
-  GtkExpander          *problems_expander;
-  GtkListView          *problems_view;
-  GtkStack             *stack;
-  GtkLabel             *no_plugins_detail;
-  GtkLabel             *empty_detail;
-  GtkLabel             *loading_title;
-  GtkProgressBar       *progress_bar;
-  GtkBox               *document_box;
-  GMenu                *recent_section;
-};
-
-G_DEFINE_FINAL_TYPE (SmvWindow, smv_window, GTK_TYPE_APPLICATION_WINDOW)
+G_DEFINE_FINAL_TYPE_WITH_CODE (SmvWindow, smv_window, ADW_TYPE_APPLICATION_WINDOW,
+                               G_IMPLEMENT_INTERFACE (SMV_TYPE_HOST, _smv_window_host_iface_init))
 
 typedef struct
 {
@@ -77,8 +33,8 @@ open_op_free (OpenOp *op)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (OpenOp, open_op_free)
 
-static char *
-dup_display_name (GFile *location)
+char *
+_smv_window_dup_display_name (GFile *location)
 {
   if (g_file_is_native (location))
     return g_file_get_parse_name (location);
@@ -127,69 +83,8 @@ update_titles (SmvWindow *self)
     title = _("smprof");
 
   gtk_window_set_title (GTK_WINDOW (self), title);
-  gtk_label_set_label (self->title_label, title);
-  gtk_label_set_label (self->subtitle_label, subtitle != NULL ? subtitle : "");
-  gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), subtitle != NULL && subtitle[0] != '\0');
-}
-
-static void
-hide_banner (SmvWindow *self)
-{
-  gtk_info_bar_set_revealed (self->banner, FALSE);
-}
-
-static void
-show_error (SmvWindow  *self,
-            const char *title,
-            const char *detail)
-{
-  gtk_info_bar_set_message_type (self->banner, GTK_MESSAGE_ERROR);
-  gtk_label_set_label (self->banner_title, title);
-  gtk_label_set_label (self->banner_detail, detail != NULL ? detail : "");
-  gtk_widget_set_visible (GTK_WIDGET (self->banner_detail), detail != NULL);
-  gtk_widget_set_visible (GTK_WIDGET (self->problems_expander), FALSE);
-  gtk_info_bar_set_revealed (self->banner, TRUE);
-}
-
-static void
-update_problems (SmvWindow *self)
-{
-  GListModel *problems;
-  guint n;
-  g_autofree char *title = NULL;
-
-  if (self->document == NULL)
-    return;
-
-  problems = smv_document_get_problems (self->document);
-  n = g_list_model_get_n_items (problems);
-  if (n == 0 || n <= self->problems_dismissed)
-    return;
-
-  title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                        "%u file or folder was skipped; everything else was opened.",
-                                        "%u files or folders were skipped; everything else was opened.",
-                                        n),
-                           n);
-
-  gtk_info_bar_set_message_type (self->banner, GTK_MESSAGE_WARNING);
-  gtk_label_set_label (self->banner_title, title);
-  gtk_widget_set_visible (GTK_WIDGET (self->banner_detail), FALSE);
-  gtk_widget_set_visible (GTK_WIDGET (self->problems_expander), TRUE);
-  gtk_info_bar_set_revealed (self->banner, TRUE);
-}
-
-static void
-banner_response_cb (SmvWindow  *self,
-                    int         response,
-                    GtkInfoBar *banner)
-{
-  if (response != GTK_RESPONSE_CLOSE)
-    return;
-
-  if (self->document != NULL)
-    self->problems_dismissed = g_list_model_get_n_items (smv_document_get_problems (self->document));
-  hide_banner (self);
+  adw_window_title_set_title (self->window_title, title);
+  adw_window_title_set_subtitle (self->window_title, subtitle != NULL ? subtitle : "");
 }
 
 static void
@@ -199,7 +94,7 @@ problems_changed_cb (SmvWindow  *self,
                      guint       added,
                      GListModel *problems)
 {
-  update_problems (self);
+  _smv_window_update_problems (self);
 }
 
 static void
@@ -230,7 +125,8 @@ set_document (SmvWindow     *self,
   self->page = NULL;
   g_set_object (&self->document, document);
   self->problems_dismissed = 0;
-  hide_banner (self);
+  _smv_window_hide_banner (self);
+  smv_host_hide_banner (SMV_HOST (self));
 
   if (document == NULL)
     {
@@ -251,7 +147,27 @@ set_document (SmvWindow     *self,
   gtk_box_append (self->document_box, self->page);
 
   update_titles (self);
-  update_problems (self);
+  _smv_window_update_problems (self);
+}
+
+/* Removes @location from the recent jobs; whether it was there. */
+static gboolean
+forget_recent (SmvWindow *self,
+               GFile     *location)
+{
+  g_autofree char *uri = g_file_get_uri (location);
+
+  if (self->recent == NULL)
+    return FALSE;
+
+  for (guint i = 0; i < smv_recent_get_n_items (self->recent); i++)
+    if (g_str_equal (smv_recent_get_uri (self->recent, i), uri))
+      {
+        smv_recent_remove (self->recent, uri);
+        return TRUE;
+      }
+
+  return FALSE;
 }
 
 static void
@@ -276,10 +192,16 @@ open_cb (GObject      *object,
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         {
-          g_autofree char *name = dup_display_name (op->location);
+          g_autofree char *name = _smv_window_dup_display_name (op->location);
           g_autofree char *title = g_strdup_printf (_("Could not open “%s”"), name);
+          g_autofree char *detail = NULL;
 
-          show_error (self, title, error->message);
+          /* Gone since it was opened: out of the recent jobs. */
+          if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND) && forget_recent (self, op->location))
+            /* Translators: why a recent job could not be opened, then what was done */
+            detail = g_strdup_printf (_("%s It was removed from the recent jobs."), error->message);
+
+          _smv_window_show_error (self, title, detail != NULL ? detail : error->message);
         }
       update_view (self);
       return;
@@ -345,16 +267,16 @@ smv_window_open (SmvWindow *self,
   g_return_if_fail (SMV_IS_WINDOW (self));
   g_return_if_fail (G_IS_FILE (location));
 
-  name = dup_display_name (location);
+  name = _smv_window_dup_display_name (location);
   source = smv_source_registry_find_for (self->registry, location);
   if (source == NULL)
     {
       title = g_strdup_printf (_("Cannot open “%s”"), name);
-      show_error (self, title,
-                  smv_source_registry_get_n_sources (self->registry) == 0
-                  ? _("No data-source plugin is installed.")
-                  : _("None of the installed data sources can open this location. "
-                      "Choose a job folder, or an address with a supported scheme."));
+      _smv_window_show_error (self, title,
+                              smv_source_registry_get_n_sources (self->registry) == 0
+                              ? _("No data-source plugin is installed.")
+                              : _("None of the installed data sources can open this location. "
+                                  "Choose a job folder, or an address with a supported scheme."));
       return;
     }
 
@@ -371,9 +293,9 @@ smv_window_open (SmvWindow *self,
   progress_changed_cb (self, NULL, self->progress);
 
   title = g_strdup_printf (_("Opening “%s”…"), name);
-  gtk_label_set_label (self->loading_title, title);
+  adw_status_page_set_title (self->loading_page, title);
   if (self->document == NULL)
-    hide_banner (self);
+    _smv_window_hide_banner (self);
   update_view (self);
 
   op = g_new0 (OpenOp, 1);
@@ -474,7 +396,7 @@ smv_window_get_view_name (SmvWindow *self)
  * smv_window_get_banner:
  * @self: a window
  *
- * Returns: (transfer none): the banner for errors and skipped files
+ * Returns: (transfer none): the window's banner, for errors and skipped files
  */
 GtkInfoBar *
 smv_window_get_banner (SmvWindow *self)
@@ -484,174 +406,32 @@ smv_window_get_banner (SmvWindow *self)
   return self->banner;
 }
 
-static void
-chooser_response_cb (SmvWindow            *self,
-                     int                   response,
-                     GtkFileChooserNative *chooser)
+/**
+ * smv_window_get_page_banner:
+ * @self: a window
+ *
+ * Returns: (transfer none): the banner the page shows through SmvHost
+ */
+GtkInfoBar *
+smv_window_get_page_banner (SmvWindow *self)
 {
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) folder = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+  g_return_val_if_fail (SMV_IS_WINDOW (self), NULL);
 
-      if (folder != NULL)
-        smv_window_open (self, folder);
-    }
-
-  gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (chooser));
-  g_clear_object (&self->chooser);
+  return self->page_banner;
 }
 
-static void
-open_folder_action (GtkWidget  *widget,
-                    const char *action_name,
-                    GVariant   *parameter)
+/**
+ * smv_window_get_toast_overlay:
+ * @self: a window
+ *
+ * Returns: (transfer none): where the page's toasts show
+ */
+AdwToastOverlay *
+smv_window_get_toast_overlay (SmvWindow *self)
 {
-  SmvWindow *self = SMV_WINDOW (widget);
+  g_return_val_if_fail (SMV_IS_WINDOW (self), NULL);
 
-  if (self->chooser != NULL)
-    {
-      gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
-      return;
-    }
-
-  self->chooser = gtk_file_chooser_native_new (_("Open a Job Folder"),
-                                               GTK_WINDOW (self),
-                                               GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
-                                               _("_Open"),
-                                               _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
-  g_signal_connect_object (self->chooser, "response", G_CALLBACK (chooser_response_cb), self, G_CONNECT_SWAPPED);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
-}
-
-static void
-location_chosen_cb (SmvWindow             *self,
-                    GFile                 *location,
-                    SmvOpenLocationDialog *dialog)
-{
-  smv_window_open (self, location);
-}
-
-static void
-open_location_action (GtkWidget  *widget,
-                      const char *action_name,
-                      GVariant   *parameter)
-{
-  SmvWindow *self = SMV_WINDOW (widget);
-  GtkWidget *dialog = smv_open_location_dialog_new (GTK_WINDOW (self), self->registry);
-
-  g_signal_connect_object (dialog, "open", G_CALLBACK (location_chosen_cb), self, G_CONNECT_SWAPPED);
-  gtk_window_present (GTK_WINDOW (dialog));
-}
-
-static void
-open_recent_action (GtkWidget  *widget,
-                    const char *action_name,
-                    GVariant   *parameter)
-{
-  SmvWindow *self = SMV_WINDOW (widget);
-  const char *uri = g_variant_get_string (parameter, NULL);
-  g_autoptr(GFile) location = g_file_new_for_uri (uri);
-
-  if (g_file_is_native (location) && !g_file_query_exists (location, NULL) && self->recent != NULL)
-    {
-      g_autofree char *name = dup_display_name (location);
-      g_autofree char *title = g_strdup_printf (_("Cannot open “%s”"), name);
-
-      smv_recent_remove (self->recent, uri);
-      show_error (self, title, _("The folder does not exist any more; it was removed from the recent jobs."));
-      return;
-    }
-
-  smv_window_open (self, location);
-}
-
-static void
-cancel_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *parameter)
-{
-  smv_window_cancel (SMV_WINDOW (widget));
-}
-
-static void
-close_action (GtkWidget  *widget,
-              const char *action_name,
-              GVariant   *parameter)
-{
-  gtk_window_close (GTK_WINDOW (widget));
-}
-
-static gboolean
-drop_cb (SmvWindow     *self,
-         const GValue  *value,
-         double         x,
-         double         y,
-         GtkDropTarget *target)
-{
-  GdkFileList *list;
-  g_autoptr(GSList) files = NULL;
-
-  if (!G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
-    return FALSE;
-
-  list = g_value_get_boxed (value);
-  files = gdk_file_list_get_files (list);
-  if (files == NULL)
-    return FALSE;
-
-  /* One window shows one document: the first dropped folder wins. */
-  smv_window_open (self, files->data);
-
-  return TRUE;
-}
-
-/* Menu labels take mnemonics: a folder named "pt_cprofile" must stay as is. */
-static char *
-escape_mnemonics (const char *text)
-{
-  g_autoptr(GString) escaped = g_string_new (text);
-
-  g_string_replace (escaped, "_", "__", 0);
-
-  return g_string_free (g_steal_pointer (&escaped), FALSE);
-}
-
-static void
-update_recent_menu (SmvWindow *self)
-{
-  guint n = self->recent != NULL ? smv_recent_get_n_items (self->recent) : 0;
-
-  g_menu_remove_all (self->recent_section);
-
-  for (guint i = 0; i < n; i++)
-    {
-      const char *uri = smv_recent_get_uri (self->recent, i);
-      const char *title = smv_recent_get_title (self->recent, i);
-      g_autoptr(GFile) location = g_file_new_for_uri (uri);
-      g_autofree char *name = dup_display_name (location);
-      g_autofree char *folder = g_file_get_basename (location);
-      g_autofree char *label = NULL;
-      g_autofree char *escaped = NULL;
-      g_autoptr(GMenuItem) item = NULL;
-
-      if (title != NULL && g_strcmp0 (title, folder) != 0)
-        /* Translators: a recent job: its title, then its folder or address */
-        label = g_strdup_printf (_("%s (%s)"), title, name);
-      else
-        label = g_strdup (name);
-
-      escaped = escape_mnemonics (label);
-      item = g_menu_item_new (escaped, NULL);
-      g_menu_item_set_action_and_target_value (item, "win.open-recent", g_variant_new_string (uri));
-      g_menu_append_item (self->recent_section, item);
-    }
-
-  if (n == 0)
-    {
-      /* An item whose action does not exist shows as insensitive. */
-      g_menu_append (self->recent_section, _("No Recent Jobs"), "win.no-recent-jobs");
-    }
+  return self->toast_overlay;
 }
 
 static void
@@ -667,79 +447,10 @@ load_css (GtkWidget *widget)
     return;
 
   provider = gtk_css_provider_new ();
-  gtk_css_provider_load_from_resource (provider, "/io/github/smprof/Viewer/style.css");
+  gtk_css_provider_load_from_resource (provider, "/io/github/smprof/Viewer/smv-window.css");
   gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
                                               GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
   g_object_set_qdata_full (G_OBJECT (display), quark, g_steal_pointer (&provider), g_object_unref);
-}
-
-static void
-explain (SmvWindow *self)
-{
-  const char * const *dirs = smv_source_registry_get_dirs (self->registry);
-  g_auto(GStrv) schemes = smv_source_registry_dup_uri_schemes (self->registry);
-  gboolean folders = smv_source_registry_opens_folders (self->registry);
-  g_autoptr(GString) text = g_string_new (NULL);
-  g_autofree char *joined = NULL;
-  g_autofree char *detail = NULL;
-
-  g_string_append (text, _("smprof-viewer opens data through plugins, and found none. It looked in:"));
-  g_string_append_c (text, '\n');
-  for (guint i = 0; dirs[i] != NULL; i++)
-    g_string_append_printf (text, "%s\n", dirs[i]);
-  g_string_append_printf (text,
-                          /* Translators: %s is an environment variable name */
-                          _("Install a plugin, or name a folder that holds one in %s."),
-                          SMV_PLUGIN_PATH_ENV);
-  gtk_label_set_label (self->no_plugins_detail, text->str);
-
-  g_string_truncate (text, 0);
-  for (guint i = 0; schemes[i] != NULL; i++)
-    {
-      if (i > 0)
-        g_string_append (text, ", ");
-      g_string_append_printf (text, "%s://…", schemes[i]);
-    }
-  joined = g_strdup (text->str);
-
-  if (folders && joined[0] != '\0')
-    /* Translators: %s is a list of address forms such as "s3://…" */
-    detail = g_strdup_printf (_("Open a job folder or an address (%s), or drop a folder onto this window."), joined);
-  else if (folders)
-    detail = g_strdup (_("Open a job folder, or drop one onto this window."));
-  else
-    /* Translators: %s is a list of address forms such as "s3://…" */
-    detail = g_strdup_printf (_("Open an address (%s)."), joined);
-
-  gtk_label_set_label (self->empty_detail, detail);
-}
-
-/* The size and state the next window opens with: GTK 4 keeps the
- * unmaximized size as the default size. Saved when the window goes away,
- * however it goes (closed, or the application quits). */
-static void
-save_window_state (SmvWindow *self)
-{
-  int width = 0;
-  int height = 0;
-
-  gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
-  if (width > 0 && height > 0)
-    g_settings_set (self->settings, "window-size", "(ii)", width, height);
-  g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (GTK_WINDOW (self)));
-}
-
-static void
-restore_window_state (SmvWindow *self)
-{
-  int width = 0;
-  int height = 0;
-
-  g_settings_get (self->settings, "window-size", "(ii)", &width, &height);
-  if (width > 0 && height > 0)
-    gtk_window_set_default_size (GTK_WINDOW (self), width, height);
-  if (g_settings_get_boolean (self->settings, "window-maximized"))
-    gtk_window_maximize (GTK_WINDOW (self));
 }
 
 static void
@@ -748,7 +459,7 @@ smv_window_unrealize (GtkWidget *widget)
   SmvWindow *self = SMV_WINDOW (widget);
 
   if (self->settings != NULL)
-    save_window_state (self);
+    _smv_window_save_state (self);
 
   GTK_WIDGET_CLASS (smv_window_parent_class)->unrealize (widget);
 }
@@ -763,9 +474,7 @@ smv_window_dispose (GObject *object)
   stop_loading (self);
   self->generation++;
 
-  if (self->chooser != NULL)
-    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
-  g_clear_object (&self->chooser);
+  _smv_window_actions_dispose (self);
 
   if (self->document != NULL)
     g_signal_handlers_disconnect_by_data (smv_document_get_problems (self->document), self);
@@ -794,47 +503,40 @@ smv_window_class_init (SmvWindowClass *klass)
   g_type_ensure (SMV_TYPE_PROBLEM);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/smprof/Viewer/smv-window.ui");
-  gtk_widget_class_bind_template_child (widget_class, SmvWindow, title_label);
-  gtk_widget_class_bind_template_child (widget_class, SmvWindow, subtitle_label);
+  gtk_widget_class_bind_template_child (widget_class, SmvWindow, window_title);
   gtk_widget_class_bind_template_child (widget_class, SmvWindow, banner);
   gtk_widget_class_bind_template_child (widget_class, SmvWindow, banner_title);
   gtk_widget_class_bind_template_child (widget_class, SmvWindow, banner_detail);
   gtk_widget_class_bind_template_child (widget_class, SmvWindow, problems_expander);
   gtk_widget_class_bind_template_child (widget_class, SmvWindow, problems_view);
+  gtk_widget_class_bind_template_child (widget_class, SmvWindow, page_banner);
+  gtk_widget_class_bind_template_child (widget_class, SmvWindow, page_banner_title);
+  gtk_widget_class_bind_template_child (widget_class, SmvWindow, page_banner_detail);
+  gtk_widget_class_bind_template_child (widget_class, SmvWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, SmvWindow, stack);
-  gtk_widget_class_bind_template_child (widget_class, SmvWindow, no_plugins_detail);
-  gtk_widget_class_bind_template_child (widget_class, SmvWindow, empty_detail);
-  gtk_widget_class_bind_template_child (widget_class, SmvWindow, loading_title);
+  gtk_widget_class_bind_template_child (widget_class, SmvWindow, no_plugins_page);
+  gtk_widget_class_bind_template_child (widget_class, SmvWindow, empty_page);
+  gtk_widget_class_bind_template_child (widget_class, SmvWindow, recent_box);
+  gtk_widget_class_bind_template_child (widget_class, SmvWindow, recent_list);
+  gtk_widget_class_bind_template_child (widget_class, SmvWindow, loading_page);
   gtk_widget_class_bind_template_child (widget_class, SmvWindow, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, SmvWindow, document_box);
   gtk_widget_class_bind_template_child (widget_class, SmvWindow, recent_section);
-  gtk_widget_class_bind_template_callback (widget_class, banner_response_cb);
 
-  gtk_widget_class_install_action (widget_class, "win.open-folder", NULL, open_folder_action);
-  gtk_widget_class_install_action (widget_class, "win.open-location", NULL, open_location_action);
-  gtk_widget_class_install_action (widget_class, "win.open-recent", "s", open_recent_action);
-  gtk_widget_class_install_action (widget_class, "win.cancel", NULL, cancel_action);
-  gtk_widget_class_install_action (widget_class, "win.close", NULL, close_action);
-
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open-folder", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_l, GDK_CONTROL_MASK, "win.open-location", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.cancel", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "win.close", NULL);
+  _smv_window_class_messages_init (widget_class);
+  _smv_window_class_status_init (widget_class);
+  _smv_window_class_actions_init (widget_class);
 }
 
 static void
 smv_window_init (SmvWindow *self)
 {
-  GtkDropTarget *drop_target;
-
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->settings = g_settings_new (SMV_APPLICATION_ID);
-  restore_window_state (self);
-
-  drop_target = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
-  g_signal_connect_object (drop_target, "drop", G_CALLBACK (drop_cb), self, G_CONNECT_SWAPPED);
-  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop_target));
+  _smv_window_restore_state (self);
+  _smv_window_messages_init (self);
+  _smv_window_actions_init (self);
 
   load_css (GTK_WIDGET (self));
 }
@@ -865,11 +567,12 @@ smv_window_new (GtkApplication    *application,
   if (recent != NULL)
     {
       self->recent = g_object_ref (recent);
-      g_signal_connect_object (recent, "changed", G_CALLBACK (update_recent_menu), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (recent, "changed", G_CALLBACK (_smv_window_update_recent), self, G_CONNECT_SWAPPED);
     }
 
-  explain (self);
-  update_recent_menu (self);
+  _smv_window_add_plugin_shortcuts (self);
+  _smv_window_explain (self);
+  _smv_window_update_recent (self);
   update_titles (self);
   update_view (self);
 

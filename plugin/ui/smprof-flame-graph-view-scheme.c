@@ -1,5 +1,5 @@
 /* smprof-flame-graph-view-scheme.c: the flame graph view's "Colors" menu, tied to
- * the viewer's setting
+ * the plugin's setting
  *
  * SPDX-FileCopyrightText: 2026 The smprof authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -17,8 +17,8 @@
  *
  * Adds the stateful action `flame.color-scheme` (a string: "default",
  * "module", "colorblind") to @view. It sets @graph's color-scheme property,
- * which follows the viewer's flame-graph-color-scheme setting both ways when
- * the viewer's schema is installed, so every flame graph and every later
+ * which follows the plugin's flame-graph-color-scheme setting both ways when
+ * the plugin's schema is installed, so every flame graph and every later
  * session agree; without the schema the choice lasts as long as @graph.
  */
 void

@@ -483,8 +483,8 @@ smprof_flame_graph_class_init (SmprofFlameGraphClass *klass)
    * SmprofFlameGraph:color-scheme:
    *
    * The frames' palette, each in its light or dark variant as the theme
-   * asks. Its names ("default", "module", "colorblind") are the ones the
-   * viewer's flame-graph-color-scheme setting and the flame.color-scheme
+   * asks. Its nicks ("default", "module", "colorblind") are the names the
+   * plugin's flame-graph-color-scheme setting and the flame.color-scheme
    * action hold.
    */
   properties[PROP_COLOR_SCHEME] =

@@ -7,6 +7,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "smprof-job-page-private.h"
+#include "smprof-ui-settings.h"
 
 /* Export writes the selection shown (SmprofJobPage:profile, the chosen
  * nodes) through the core's export API on a worker thread. Each format has
@@ -277,17 +278,21 @@ export_done_cb (GObject      *object,
   _smprof_job_page_tell_written (SMPROF_JOB_PAGE (object), result, file, FALSE);
 }
 
-/* A modal "Export" save dialog over the page's window. */
+/* A modal "Export" save dialog over the page's window, in the folder the
+ * last one saved in (the plugin's last-export-folder setting), not in
+ * whatever folder the viewer was started from. */
 GtkFileChooserNative *
 _smprof_job_page_new_save_dialog (SmprofJobPage *self,
                                   const char    *title)
 {
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  g_autoptr(GFile) folder = smprof_ui_settings_dup_export_folder ();
   GtkFileChooserNative *dialog;
 
   dialog = gtk_file_chooser_native_new (title, GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), folder, NULL);
 
   return dialog;
 }
@@ -312,6 +317,13 @@ _smprof_job_page_take_dialog_file (SmprofJobPage         *self,
     return NULL;
 
   file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+  if (file != NULL)
+    {
+      g_autoptr(GFile) folder = g_file_get_parent (file);
+
+      if (folder != NULL)
+        smprof_ui_settings_set_export_folder (folder);
+    }
   if (file != NULL && self->export_cancellable == NULL)
     self->export_cancellable = g_cancellable_new ();
 

@@ -23,7 +23,7 @@ struct _SmprofJobPageRefresh
 {
   GSimpleActionGroup *group;
   GSimpleAction      *live_action;
-  GSettings          *s3_settings;     /* nullable: the viewer's, when installed */
+  GSettings          *s3_settings;     /* nullable: the plugin's, when installed */
   guint               interval_ms;     /* while live; 0 until first turned on */
   guint               timeout_id;
   GCancellable       *cancellable;     /* the listing in flight, or NULL */

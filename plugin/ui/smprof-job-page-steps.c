@@ -7,6 +7,7 @@
 
 #include "smprof-job-page-private.h"
 #include "smprof-step-stats.h"
+#include "smprof-ui-settings.h"
 
 static gpointer
 compute_steps (SmprofJobPageWork  *work,
@@ -93,6 +94,9 @@ _smprof_job_page_steps_update (SmprofJobPage *self)
 void
 _smprof_job_page_steps_init (SmprofJobPage *self)
 {
+  /* The Per Step button, and the Preferences window, set the plugin's
+   * show-step-columns: every page, now and later, shows what was chosen. */
+  smprof_ui_settings_bind ("show-step-columns", self->function_table, "show-step-columns");
   g_signal_connect_object (self->function_table, "notify::show-step-columns",
                            G_CALLBACK (_smprof_job_page_steps_update), self, G_CONNECT_SWAPPED);
 }

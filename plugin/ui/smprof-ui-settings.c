@@ -6,29 +6,53 @@
 
 #include "smprof-ui-settings.h"
 
+/* The plugin owns its settings: a schema it installs beside itself, which the
+ * viewer never reads. The plugin runs in hosts other than the viewer, in a
+ * Flatpak extension whose prefix GSettings does not search, and in tests
+ * without any schema, where g_settings_new() would abort: the schema is
+ * looked up, first where GSettings looks, then in the plugin's own
+ * installed schema folder, and its absence only means the built-in defaults
+ * apply. */
+
+static GSettingsSchema *
+lookup_schema (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchemaSource) own = NULL;
+  GSettingsSchema *schema = NULL;
+  const char *dir = g_getenv (SMPROF_UI_SETTINGS_DIR_ENV);
+
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, SMPROF_UI_SETTINGS_SCHEMA_ID, TRUE);
+  if (schema != NULL)
+    return schema;
+
+  if (dir == NULL || dir[0] == '\0')
+    dir = SMPROF_PLUGIN_SCHEMA_DIR;
+  if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
+    return NULL;
+
+  own = g_settings_schema_source_new_from_directory (dir, source, FALSE, NULL);
+  if (own == NULL)
+    return NULL;
+
+  return g_settings_schema_source_lookup (own, SMPROF_UI_SETTINGS_SCHEMA_ID, FALSE);
+}
+
 /**
  * smprof_ui_settings_new:
  * @child: (nullable): a child schema's name ("s3"), or %NULL for the top one
  *
- * The plugin runs in hosts other than the viewer (and in tests without its
- * schema), where g_settings_new() would abort: the schema is looked up first,
- * and its absence only means the built-in defaults apply.
- *
- * Returns: (transfer full) (nullable): the settings, or %NULL when the
- *   viewer's schema is not installed
+ * Returns: (transfer full) (nullable): the plugin's settings, or %NULL when
+ *   its schema is not installed
  */
 GSettings *
 smprof_ui_settings_new (const char *child)
 {
-  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
-  g_autoptr(GSettingsSchema) schema = NULL;
+  g_autoptr(GSettingsSchema) schema = lookup_schema ();
   g_autoptr(GSettings) settings = NULL;
   g_auto(GStrv) children = NULL;
 
-  if (source == NULL)
-    return NULL;
-
-  schema = g_settings_schema_source_lookup (source, SMPROF_UI_SETTINGS_SCHEMA_ID, TRUE);
   if (schema == NULL)
     return NULL;
 
@@ -37,7 +61,7 @@ smprof_ui_settings_new (const char *child)
     return g_steal_pointer (&settings);
 
   children = g_settings_schema_list_children (schema);
-  if (!g_strv_contains ((const char * const *) children, child))  /* an older viewer */
+  if (!g_strv_contains ((const char * const *) children, child))
     return NULL;
 
   return g_settings_get_child (settings, child);
@@ -53,7 +77,7 @@ env_is_set (const char *name)
 
 /**
  * smprof_ui_settings_get_s3_options:
- * @s3_settings: (nullable): the viewer's "s3" settings (smprof_ui_settings_new ("s3"))
+ * @s3_settings: (nullable): the plugin's "s3" settings (smprof_ui_settings_new ("s3"))
  * @options: (inout): the options of the S3 source about to be made
  *
  * Sets the parallel requests and the cache's size from the settings. The
@@ -84,4 +108,85 @@ smprof_ui_settings_get_s3_options (GSettings             *s3_settings,
       else
         options->cache_max_size = size;
     }
+}
+
+/**
+ * smprof_ui_settings_bind:
+ * @key: a key of the plugin's top schema
+ * @object: (type GObject): an object
+ * @property: @object's property to keep equal to @key, both ways
+ *
+ * g_settings_bind() with %G_SETTINGS_BIND_DEFAULT, when the schema is
+ * installed; without it, @property keeps its own value.
+ */
+void
+smprof_ui_settings_bind (const char *key,
+                         gpointer    object,
+                         const char *property)
+{
+  g_autoptr(GSettings) settings = NULL;
+
+  g_return_if_fail (key != NULL);
+  g_return_if_fail (G_IS_OBJECT (object));
+  g_return_if_fail (property != NULL);
+
+  settings = smprof_ui_settings_new (NULL);
+  if (settings != NULL)
+    g_settings_bind (settings, key, object, property, G_SETTINGS_BIND_DEFAULT);
+}
+
+static GFile *
+default_export_folder (void)
+{
+  const char *documents = g_get_user_special_dir (G_USER_DIRECTORY_DOCUMENTS);
+
+  if (documents != NULL && g_file_test (documents, G_FILE_TEST_IS_DIR))
+    return g_file_new_for_path (documents);
+
+  return g_file_new_for_path (g_get_home_dir ());
+}
+
+/**
+ * smprof_ui_settings_dup_export_folder:
+ *
+ * Where a save dialog (an export, a report) starts: the folder the last one
+ * saved in (the last-export-folder setting), else the user's Documents
+ * folder, else the home folder; never the folder the viewer was started in.
+ *
+ * Returns: (transfer full): the folder
+ */
+GFile *
+smprof_ui_settings_dup_export_folder (void)
+{
+  g_autoptr(GSettings) settings = smprof_ui_settings_new (NULL);
+  g_autofree char *uri = NULL;
+
+  if (settings != NULL)
+    uri = g_settings_get_string (settings, "last-export-folder");
+  if (uri == NULL || uri[0] == '\0')
+    return default_export_folder ();
+
+  return g_file_new_for_uri (uri);
+}
+
+/**
+ * smprof_ui_settings_set_export_folder:
+ * @folder: the folder a save dialog saved in
+ *
+ * Remembers @folder for the next save dialog.
+ */
+void
+smprof_ui_settings_set_export_folder (GFile *folder)
+{
+  g_autoptr(GSettings) settings = NULL;
+  g_autofree char *uri = NULL;
+
+  g_return_if_fail (G_IS_FILE (folder));
+
+  settings = smprof_ui_settings_new (NULL);
+  if (settings == NULL)
+    return;
+
+  uri = g_file_get_uri (folder);
+  g_settings_set_string (settings, "last-export-folder", uri);
 }

@@ -202,6 +202,7 @@ def main():
         f'{datadir}/metainfo/{APP_ID}.metainfo.xml',
         f'{datadir}/metainfo/{ADDON_ID}.metainfo.xml',
         f'{datadir}/glib-2.0/schemas/{APP_ID}.gschema.xml',
+        f'{datadir}/glib-2.0/schemas/{ADDON_ID}.gschema.xml',
         f'{datadir}/icons/hicolor/scalable/apps/{APP_ID}.svg',
         f'{datadir}/icons/hicolor/symbolic/apps/{APP_ID}-symbolic.svg',
         f"{opts['mandir']}/man1/smprof.1",
@@ -233,6 +234,17 @@ def main():
 
         check(os.path.exists(os.path.join(prefix, 'share', 'glib-2.0', 'schemas', 'gschemas.compiled')),
               'meson install compiled the schemas')
+        # The viewer's schema holds the viewer's keys; the plugin's, its own.
+        keys = {}
+        for schema in (APP_ID, ADDON_ID, ADDON_ID + '.s3'):
+            out = run(['gsettings', 'list-keys', schema], env=viewer_env(prefix))
+            keys[schema] = set(out.stdout.split()) if out.returncode == 0 else None
+        check(keys[APP_ID] == {'window-size', 'window-maximized', 'recent-jobs'},
+              'the installed viewer schema holds only the viewer\'s keys', keys[APP_ID])
+        check(keys[ADDON_ID] is not None and {'flame-graph-color-scheme', 'show-step-columns',
+                                              'last-export-folder'} <= keys[ADDON_ID]
+              and keys[ADDON_ID + '.s3'] == {'max-connections', 'cache-size', 'refresh-interval'},
+              'the installed plugin schema holds the plugin\'s keys', keys[ADDON_ID], keys[ADDON_ID + '.s3'])
         check(os.path.exists(os.path.join(prefix, 'share', 'icons', 'hicolor', 'icon-theme.cache')),
               'meson install updated the icon cache')
 
@@ -261,13 +273,22 @@ def main():
             files = relative_files(ext_prefix)
             wanted = ['lib/smprof-viewer/plugins/libsmprof-sagemaker.so',
                       f'share/metainfo/{ADDON_ID}.metainfo.xml',
+                      f'share/glib-2.0/schemas/{ADDON_ID}.gschema.xml',
+                      'share/glib-2.0/schemas/gschemas.compiled',
                       'share/locale/fr/LC_MESSAGES/smprof-plugin.mo',
                       'share/locale/fr/LC_MESSAGES/smprof.mo']
-            check(all(w in files for w in wanted), 'the extension installs the plugin, its catalogues and its add-on metainfo',
+            check(all(w in files for w in wanted),
+                  'the extension installs the plugin, its catalogues, its compiled schema and its add-on metainfo',
                   *sorted(files))
             check(not any(f.startswith(('bin/', 'include/')) or 'smprof-viewer-api' in f or APP_ID + '.desktop' in f
-                          for f in files),
+                          or f.endswith(APP_ID + '.gschema.xml') for f in files),
                   'and nothing of the viewer or the command line', *sorted(files))
+            # The plugin reads its schema from its own folder, which GSettings
+            # does not search inside the Flatpak app.
+            out = run(['gsettings', '--schemadir', os.path.join(ext_prefix, 'share', 'glib-2.0', 'schemas'),
+                       'get', ADDON_ID + '.s3', 'max-connections'], env=clean_env(GSETTINGS_BACKEND='memory'))
+            check(out.returncode == 0 and out.stdout.split() == ['uint32', '8'],
+                  "the extension's compiled schema answers from its own folder", out.stdout, out.stderr)
             ext_plugin = os.path.join(ext_prefix, 'lib', 'smprof-viewer', 'plugins', 'libsmprof-sagemaker.so')
             if can_show_windows():
                 viewer = Viewer(viewer_program, [SAMPLE_JOB],

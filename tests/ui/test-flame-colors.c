@@ -1,4 +1,4 @@
-/* test-flame-colors.c: the flame graph's colour schemes, from the viewer's
+/* test-flame-colors.c: the flame graph's colour schemes, from the plugin's
  * setting to the pixels, and the palettes' contrast
  *
  * SPDX-FileCopyrightText: 2026 The smprof authors
@@ -125,7 +125,7 @@ check_frames (SmprofFlameGraph   *graph,
   return checked;
 }
 
-/* The view follows the viewer's setting (memory backend, the build tree's
+/* The view follows the plugin's setting (memory backend, the build tree's
  * compiled schema), and its flame.color-scheme action writes it. */
 static void
 test_setting (void)

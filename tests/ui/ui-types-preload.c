@@ -20,7 +20,7 @@
 
 #include <dlfcn.h>
 #include <string.h>
-#include <gtk/gtk.h>
+#include <adwaita.h>
 
 #include "smprof-call-tree-view.h"
 #include "smprof-compare-view.h"
@@ -67,6 +67,17 @@ static const struct
   { "SmvOpenLocationDialog", smv_open_location_dialog_get_type },
   { "SmvProblem", smv_problem_get_type },
   { "SmvWindow", smv_window_get_type },
+  /* libadwaita's, which the tool does not register (no adw_init ()) */
+  { "AdwActionRow", adw_action_row_get_type },
+  { "AdwApplicationWindow", adw_application_window_get_type },
+  { "AdwClamp", adw_clamp_get_type },
+  { "AdwComboRow", adw_combo_row_get_type },
+  { "AdwHeaderBar", adw_header_bar_get_type },
+  { "AdwPreferencesGroup", adw_preferences_group_get_type },
+  { "AdwPreferencesPage", adw_preferences_page_get_type },
+  { "AdwStatusPage", adw_status_page_get_type },
+  { "AdwToastOverlay", adw_toast_overlay_get_type },
+  { "AdwWindowTitle", adw_window_title_get_type },
 };
 
 __attribute__((constructor)) static void

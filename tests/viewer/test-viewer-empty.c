@@ -53,7 +53,7 @@ test_no_plugins_state (void)
   g_autoptr(SmvSourceRegistry) registry = NULL;
   SmvWindow *window;
   const char *detail;
-  GtkWidget *title;
+  AdwStatusPage *status;
   GtkWidget *open_button;
   g_autoptr(GdkTexture) texture = NULL;
   guint n_colors, n_differing;
@@ -72,13 +72,12 @@ test_no_plugins_state (void)
   g_assert_false (smv_window_is_loading (window));
   g_assert_null (smv_window_get_document (window));
 
-  title = viewer_test_find (GTK_WIDGET (window), "no-plugins-title");
-  g_assert_nonnull (title);
-  g_assert_true (gtk_widget_is_drawable (title));
-  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (title)), ==, "No Data Sources Installed");
+  status = viewer_test_status_page (GTK_WIDGET (window), "no-plugins");
+  g_assert_true (gtk_widget_is_drawable (GTK_WIDGET (status)));
+  g_assert_cmpstr (adw_status_page_get_title (status), ==, "No Data Sources Installed");
 
   /* The explanation names the folders searched and the variable to set. */
-  detail = viewer_test_label_text (GTK_WIDGET (window), "no-plugins-detail");
+  detail = adw_status_page_get_description (status);
   g_assert_nonnull (strstr (detail, dir));
   g_assert_nonnull (strstr (detail, "SMPROF_VIEWER_PLUGIN_PATH"));
 

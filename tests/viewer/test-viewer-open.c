@@ -13,7 +13,6 @@
 #include <glib/gstdio.h>
 
 #include "smv-application.h"
-#include "smv-open-location-dialog.h"
 #include "smv-source-registry.h"
 #include "smv-window.h"
 #include "viewer-test-utils.h"
@@ -167,6 +166,7 @@ test_registry (void)
   g_autoptr(GFile) job = real_job ("pt-cprofile");
   g_autoptr(GFile) not_a_job = g_file_new_for_path (g_test_get_dir (G_TEST_DIST));
   g_autoptr(GFile) s3 = g_file_new_for_uri ("s3://bucket/job/");
+  g_autoptr(GFile) web = g_file_new_for_uri ("https://example.com/job/");
   g_autofree char *name = NULL;
   g_auto(GStrv) schemes = NULL;
 
@@ -178,10 +178,13 @@ test_registry (void)
   name = smv_data_source_dup_name (source);
   g_assert_cmpstr (name, ==, "SageMaker Debugger profiles");
 
+  /* From the location's form alone: any local path may be a job (opening
+   * finds out, off the main thread); another scheme is not. */
   g_assert_true (smv_data_source_can_open (source, job));
-  g_assert_false (smv_data_source_can_open (source, not_a_job));
+  g_assert_true (smv_data_source_can_open (source, not_a_job));
+  g_assert_false (smv_data_source_can_open (source, web));
   g_assert_true (smv_source_registry_find_for (sources, job) == source);
-  g_assert_null (smv_source_registry_find_for (sources, not_a_job));
+  g_assert_null (smv_source_registry_find_for (sources, web));
 
   /* s3:// opens exactly when the plugin was built with the core's S3 source. */
   schemes = smv_source_registry_dup_uri_schemes (sources);
@@ -221,7 +224,8 @@ test_open_real_job (void)
   g_assert_cmpstr (smv_document_get_title (document), ==, "pt-cprofile");
   g_assert_cmpstr (smv_document_get_subtitle (document), ==, "2 nodes · 82 intervals");
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "pt-cprofile");
-  g_assert_cmpstr (viewer_test_label_text (GTK_WIDGET (window), "window-subtitle"), ==, "2 nodes · 82 intervals");
+  g_assert_cmpstr (adw_window_title_get_subtitle (ADW_WINDOW_TITLE (viewer_test_find (GTK_WIDGET (window), "window-title"))),
+                   ==, "2 nodes · 82 intervals");
   g_assert_cmpuint (g_list_model_get_n_items (smv_document_get_problems (document)), ==, 0);
   g_assert_false (gtk_info_bar_get_revealed (smv_window_get_banner (window)));
 
@@ -312,33 +316,6 @@ test_cancel (void)
 
   gtk_window_destroy (GTK_WINDOW (window));
   viewer_test_spin (100);
-}
-
-static void
-test_not_a_job (void)
-{
-  g_autoptr(GFile) folder = g_file_new_for_path (g_test_get_dir (G_TEST_DIST));
-  g_autoptr(GFile) missing = g_file_new_for_path ("/nonexistent/smprof/job");
-  SmvWindow *window;
-  GtkInfoBar *banner;
-
-  VIEWER_TEST_REQUIRE_DISPLAY ();
-
-  window = present_window ();
-
-  smv_window_open (window, folder);
-  banner = smv_window_get_banner (window);
-  g_assert_false (smv_window_is_loading (window));
-  g_assert_cmpstr (smv_window_get_view_name (window), ==, "empty");
-  g_assert_true (gtk_info_bar_get_revealed (banner));
-  g_assert_cmpint (gtk_info_bar_get_message_type (banner), ==, GTK_MESSAGE_ERROR);
-  g_assert_true (g_str_has_prefix (viewer_test_label_text (GTK_WIDGET (window), "banner-title"), "Cannot open"));
-
-  smv_window_open (window, missing);
-  g_assert_cmpstr (smv_window_get_view_name (window), ==, "empty");
-  g_assert_true (gtk_info_bar_get_revealed (banner));
-
-  gtk_window_destroy (GTK_WINDOW (window));
 }
 
 static void
@@ -465,6 +442,149 @@ test_problems_banner (void)
   remove_tree (root);
 }
 
+/* What a label shows, as drawn: the runs of its layout, an ellipsis as "…". */
+static void
+append_visible_text (GtkLabel *label,
+                     GString  *visible)
+{
+  PangoLayout *layout = gtk_label_get_layout (label);
+  const char *text = pango_layout_get_text (layout);
+  PangoLayoutIter *iter = pango_layout_get_iter (layout);
+
+  do
+    {
+      PangoLayoutRun *run = pango_layout_iter_get_run_readonly (iter);
+
+      if (run == NULL)
+        continue;
+      if (run->item->analysis.flags & PANGO_ANALYSIS_FLAG_IS_ELLIPSIS)
+        g_string_append (visible, "…");
+      else
+        g_string_append_len (visible, text + run->item->offset, run->item->length);
+    }
+  while (pango_layout_iter_next_run (iter));
+  pango_layout_iter_free (iter);
+}
+
+/* The path as the list of skipped files shows it: the text drawn by its
+ * monospace labels, in order, those scrolled out of sight left out. */
+static void
+collect_shown_path (GtkWidget *widget,
+                    GtkWidget *window,
+                    GString   *visible)
+{
+  graphene_rect_t bounds;
+
+  if (GTK_IS_LABEL (widget) && gtk_widget_has_css_class (widget, "monospace") && gtk_widget_is_drawable (widget) &&
+      gtk_widget_compute_bounds (widget, window, &bounds) &&
+      bounds.origin.x >= 0 && bounds.origin.x + bounds.size.width <= gtk_widget_get_width (window))
+    append_visible_text (GTK_LABEL (widget), visible);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    collect_shown_path (child, window, visible);
+}
+
+static char *
+dup_shown_path (SmvWindow *window)
+{
+  GString *visible = g_string_new (NULL);
+
+  collect_shown_path (viewer_test_find (GTK_WIDGET (window), "problems-list"), GTK_WIDGET (window), visible);
+
+  return g_string_free (visible, FALSE);
+}
+
+static gboolean
+has_problem (gpointer data)
+{
+  return problems_count (data) >= 1;
+}
+
+/* A skipped file deep in a job: the list of skipped files shows the node and
+ * the interval (with its step) at the path's end whole, and when the window
+ * is too narrow for the whole path, cuts its start. */
+static void
+test_problems_path_elided (void)
+{
+  g_autoptr(GFile) real = real_job ("pt-cprofile");
+  g_autofree char *real_path = g_file_get_path (real);
+  g_autofree char *root = NULL;
+  g_autofree char *node = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *good_name = NULL;
+  g_autofree char *stats = NULL;
+  g_autofree char *shown = NULL;
+  g_autofree char *tail = NULL;
+  const char *interval = "train-1-stepstart-1795987297000000.0_train-1-stepend-1795987297100000.0";
+  g_autoptr(GFile) job = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDir) dir = NULL;
+  g_autoptr(SmvProblem) problem = NULL;
+  GtkExpander *expander;
+  SmvWindow *window;
+  gsize length;
+
+  VIEWER_TEST_REQUIRE_DISPLAY ();
+
+  root = g_dir_make_tmp ("smv-damaged-XXXXXX", &error);
+  g_assert_no_error (error);
+  node = g_build_filename (root, "framework", "pytorch", "cprofile", "0-algo-1", NULL);
+
+  path = g_build_filename (real_path, "framework", "pytorch", "cprofile", "0-algo-1", NULL);
+  dir = g_dir_open (path, 0, &error);
+  g_assert_no_error (error);
+  good_name = g_strdup (g_dir_read_name (dir));
+  g_free (path);
+  path = g_build_filename (real_path, "framework", "pytorch", "cprofile", "0-algo-1", good_name, "python_stats", NULL);
+  g_file_get_contents (path, &stats, &length, &error);
+  g_assert_no_error (error);
+  g_free (path);
+  path = g_build_filename (node, good_name, "python_stats", NULL);
+  write_file (path, stats, length);
+  g_free (path);
+  path = g_build_filename (node, interval, "python_stats", NULL);
+  write_file (path, "garbage", 7);
+
+  window = present_window ();
+  job = g_file_new_for_path (root);
+  smv_window_open (window, job);
+  g_assert_true (viewer_test_wait (shows_document, window, 30000));
+  g_assert_true (viewer_test_wait (has_problem, window, 30000));
+  g_assert_true (viewer_test_wait (page_ready, window, 30000));
+
+  problem = g_list_model_get_item (smv_document_get_problems (smv_window_get_document (window)), 0);
+  g_test_message ("skipped: %s", smv_problem_get_path (problem));
+  tail = g_strconcat ("0-algo-1/", interval, "/python_stats", NULL);
+  g_assert_true (g_str_has_suffix (smv_problem_get_path (problem), tail));
+
+  expander = GTK_EXPANDER (viewer_test_find (GTK_WIDGET (window), "problems-expander"));
+  g_assert_nonnull (expander);
+  gtk_expander_set_expanded (expander, TRUE);
+
+  /* Wide enough: the whole path. */
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  viewer_test_spin (300);
+  viewer_test_wait_transitions (GTK_WIDGET (window));
+  shown = dup_shown_path (window);
+  g_test_message ("shown at 1280 px: %s", shown);
+  g_assert_cmpstr (shown, ==, smv_problem_get_path (problem));
+
+  /* Narrow: the start goes, the node and the interval stay whole. */
+  gtk_window_set_default_size (GTK_WINDOW (window), 860, 800);
+  viewer_test_spin (300);
+  viewer_test_wait_transitions (GTK_WIDGET (window));
+  viewer_test_render (GTK_WIDGET (window), "viewer-skipped-files.png");
+  g_free (shown);
+  shown = dup_shown_path (window);
+  g_test_message ("shown at 860 px: %s", shown);
+  g_assert_true (g_str_has_prefix (shown, "…"));
+  g_assert_true (g_str_has_suffix (shown, tail));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  viewer_test_spin (100);
+  remove_tree (root);
+}
+
 /* Every real job of tests/data: the page aggregates the whole job as the
  * command line does (same interval count, same total), with either profiler. */
 static void
@@ -554,62 +674,6 @@ test_drop_folder (void)
 
   gtk_window_destroy (GTK_WINDOW (window));
   viewer_test_spin (100);
-}
-
-static void
-location_chosen_cb (GtkWidget  *dialog,
-                    GFile      *location,
-                    GFile     **chosen)
-{
-  g_set_object (chosen, location);
-}
-
-static void
-test_open_location_dialog (void)
-{
-  g_autoptr(GFile) job = real_job ("pt-cprofile");
-  g_autofree char *job_path = g_file_get_path (job);
-  g_autoptr(GFile) chosen = NULL;
-  g_autoptr(GtkWidget) dialog = NULL;
-  g_auto(GStrv) schemes = NULL;
-  GtkWidget *entry;
-  GtkWidget *open_button;
-
-  VIEWER_TEST_REQUIRE_DISPLAY ();
-
-  dialog = g_object_ref_sink (smv_open_location_dialog_new (NULL, get_registry ()));
-  g_signal_connect (dialog, "open", G_CALLBACK (location_chosen_cb), &chosen);
-  gtk_window_present (GTK_WINDOW (dialog));
-  g_assert_true (viewer_test_wait (is_mapped, dialog, 5000));
-
-  entry = viewer_test_find (dialog, "location-entry");
-  open_button = viewer_test_find (dialog, "location-open");
-  g_assert_nonnull (entry);
-  g_assert_nonnull (open_button);
-
-  /* Empty: nothing to open, and the hint says what can be typed. */
-  g_assert_false (gtk_widget_get_sensitive (open_button));
-  g_assert_true (g_str_has_prefix (viewer_test_label_text (dialog, "location-hint"), "A folder path"));
-
-  gtk_editable_set_text (GTK_EDITABLE (entry), "/nonexistent/job");
-  g_assert_false (gtk_widget_get_sensitive (open_button));
-  g_assert_cmpstr (viewer_test_label_text (dialog, "location-hint"), ==,
-                   "No installed data source can open this location.");
-
-  /* s3:// is offered exactly when a data source lists the scheme. */
-  schemes = smv_source_registry_dup_uri_schemes (get_registry ());
-  gtk_editable_set_text (GTK_EDITABLE (entry), "s3://bucket/job/");
-  g_assert_cmpint (gtk_widget_get_sensitive (open_button), ==, g_strv_contains ((const char * const *) schemes, "s3"));
-
-  gtk_editable_set_text (GTK_EDITABLE (entry), job_path);
-  g_assert_true (gtk_widget_get_sensitive (open_button));
-  g_assert_cmpstr (viewer_test_label_text (dialog, "location-hint"), ==, "Opens as SageMaker Debugger profiles.");
-
-  /* Open (what Enter does): the location goes out, the dialog closes. */
-  g_assert_true (gtk_widget_activate_action (dialog, "location.open", NULL));
-  g_assert_nonnull (chosen);
-  g_assert_true (g_file_equal (chosen, job));
-  g_assert_false (gtk_widget_get_visible (dialog));
 }
 
 typedef struct
@@ -702,11 +766,10 @@ main (int   argc,
   g_test_add_func ("/viewer/plugin/registry", test_registry);
   g_test_add_func ("/viewer/plugin/open-real-job", test_open_real_job);
   g_test_add_func ("/viewer/plugin/cancel", test_cancel);
-  g_test_add_func ("/viewer/plugin/not-a-job", test_not_a_job);
   g_test_add_func ("/viewer/plugin/problems-banner", test_problems_banner);
+  g_test_add_func ("/viewer/plugin/problems-path-elided", test_problems_path_elided);
   g_test_add_func ("/viewer/plugin/real-jobs", test_real_jobs);
   g_test_add_func ("/viewer/plugin/drop-folder", test_drop_folder);
-  g_test_add_func ("/viewer/plugin/open-location-dialog", test_open_location_dialog);
   g_test_add_func ("/viewer/plugin/application-open", test_application_open);
 
   status = g_test_run ();

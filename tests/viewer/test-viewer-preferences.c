@@ -1,5 +1,5 @@
-/* test-viewer-preferences.c: the Preferences window edits the settings the
- * plugin reads, both ways, and closes with Escape
+/* test-viewer-preferences.c: the Preferences window shows the plugin's page,
+ * which edits the settings the plugin reads, both ways, and closes with Escape
  *
  * SPDX-FileCopyrightText: 2026 The smprof authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -8,6 +8,9 @@
 #include "smv-application.h"
 #include "smv-preferences-window.h"
 #include "viewer-test-utils.h"
+
+/* The SageMaker plugin's own schema, read here as any GSettings user would. */
+#define PLUGIN_SCHEMA_ID "io.github.smprof.Viewer.Plugin.SageMaker"
 
 static GtkAdjustment *
 adjustment_of (GtkWidget  *window,
@@ -20,34 +23,56 @@ adjustment_of (GtkWidget  *window,
   return gtk_spin_button_get_adjustment (GTK_SPIN_BUTTON (spin));
 }
 
+static SmvSourceRegistry *
+plugin_registry (void)
+{
+  g_auto(GStrv) dirs = smv_source_registry_dup_default_dirs ();
+  SmvSourceRegistry *registry = smv_source_registry_new ((const char * const *) dirs);
+
+  g_assert_cmpuint (smv_source_registry_get_n_sources (registry), ==, 1);
+
+  return registry;
+}
+
 static void
 test_bindings (void)
 {
-  g_autoptr(GSettings) settings = g_settings_new (SMV_APPLICATION_ID);
+  g_autoptr(SmvSourceRegistry) registry = plugin_registry ();
+  g_autoptr(GSettings) settings = g_settings_new (PLUGIN_SCHEMA_ID);
   g_autoptr(GSettings) s3 = g_settings_get_child (settings, "s3");
   g_autofree char *scheme = NULL;
   GtkWidget *window;
-  GtkDropDown *colors;
+  AdwComboRow *colors;
+  GtkSwitch *steps;
 
   VIEWER_TEST_REQUIRE_DISPLAY ();
 
   g_settings_reset (settings, "flame-graph-color-scheme");
+  g_settings_reset (settings, "show-step-columns");
   g_settings_reset (s3, "max-connections");
   g_settings_reset (s3, "cache-size");
   g_settings_reset (s3, "refresh-interval");
 
-  window = smv_preferences_window_new (NULL);
+  g_assert_true (smv_preferences_window_has_pages (registry));
+  window = smv_preferences_window_new (NULL, registry);
   g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
   gtk_window_present (GTK_WINDOW (window));
   viewer_test_spin (100);
 
+  /* The plugin's page, shown. */
+  g_assert_true (ADW_IS_PREFERENCES_PAGE (viewer_test_find (window, "sagemaker-preferences")));
+  g_assert_true (gtk_widget_get_mapped (viewer_test_find (window, "sagemaker-preferences")));
+
   /* The defaults, shown. */
-  colors = GTK_DROP_DOWN (viewer_test_find (window, "flame-graph-color-scheme"));
+  colors = ADW_COMBO_ROW (viewer_test_find (window, "flame-graph-color-scheme"));
   g_assert_nonnull (colors);
-  g_assert_cmpuint (gtk_drop_down_get_selected (colors), ==, 0);
+  g_assert_cmpuint (adw_combo_row_get_selected (colors), ==, 0);
   g_assert_cmpfloat (gtk_adjustment_get_value (adjustment_of (window, "max-connections")), ==, 8);
   g_assert_cmpfloat (gtk_adjustment_get_value (adjustment_of (window, "cache-size")), ==, 1024);
   g_assert_cmpfloat (gtk_adjustment_get_value (adjustment_of (window, "refresh-interval")), ==, 0);
+  steps = GTK_SWITCH (viewer_test_find (window, "show-step-columns"));
+  g_assert_nonnull (steps);
+  g_assert_false (gtk_switch_get_active (steps));
 
   /* The controls write the settings... */
   gtk_adjustment_set_value (adjustment_of (window, "max-connections"), 3);
@@ -58,13 +83,17 @@ test_bindings (void)
   g_assert_cmpuint (g_settings_get_uint64 (s3, "cache-size"), ==, 0);
   gtk_adjustment_set_value (adjustment_of (window, "refresh-interval"), 45);
   g_assert_cmpuint (g_settings_get_uint (s3, "refresh-interval"), ==, 45);
-  gtk_drop_down_set_selected (colors, 2);
+  adw_combo_row_set_selected (colors, 2);
   scheme = g_settings_get_string (settings, "flame-graph-color-scheme");
   g_assert_cmpstr (scheme, ==, "colorblind");
+  gtk_switch_set_active (steps, TRUE);
+  g_assert_true (g_settings_get_boolean (settings, "show-step-columns"));
 
   /* ...and follow them. */
   g_settings_set_string (settings, "flame-graph-color-scheme", "module");
-  g_assert_cmpuint (gtk_drop_down_get_selected (colors), ==, 1);
+  g_assert_cmpuint (adw_combo_row_get_selected (colors), ==, 1);
+  g_settings_set_boolean (settings, "show-step-columns", FALSE);
+  g_assert_false (gtk_switch_get_active (steps));
   g_settings_set_uint (s3, "max-connections", 16);
   g_assert_cmpfloat (gtk_adjustment_get_value (adjustment_of (window, "max-connections")), ==, 16);
 
@@ -73,11 +102,12 @@ test_bindings (void)
   g_assert_cmpuint (g_settings_get_uint (s3, "max-connections"), <=, 64);
 
   /* Escape closes it. */
-  g_assert_true (gtk_widget_activate_action (window, "window.close", NULL));
+  g_assert_true (viewer_test_press_shortcut (window, "Escape"));
   viewer_test_spin (100);
   g_assert_null (window);
 
   g_settings_reset (settings, "flame-graph-color-scheme");
+  g_settings_reset (settings, "show-step-columns");
   g_settings_reset (s3, "max-connections");
   g_settings_reset (s3, "cache-size");
   g_settings_reset (s3, "refresh-interval");

@@ -83,6 +83,9 @@ viewer_test_init (int    *argc,
   g_test_init (argc, argv, NULL);
   gtk_disable_setlocale ();
   have_display = gtk_init_check ();
+  /* libadwaita's style sheet and style manager, as AdwApplication sets up */
+  if (have_display)
+    adw_init ();
 
   if (!have_display && (g_getenv ("DISPLAY") != NULL || g_getenv ("WAYLAND_DISPLAY") != NULL))
     retry_in_new_process (original_argv);
@@ -185,6 +188,59 @@ viewer_test_label_text (GtkWidget  *root,
   g_assert_true (GTK_IS_LABEL (label));
 
   return gtk_label_get_label (GTK_LABEL (label));
+}
+
+/**
+ * viewer_test_press_shortcut:
+ * @widget: a widget with class shortcuts (key bindings)
+ * @accelerator: a key, as gtk_shortcut_trigger_parse_string() reads it
+ *
+ * Activates the shortcut @widget's class binds to @accelerator, as the key
+ * press would (GTK 4 has no public way to synthesise key events).
+ *
+ * Returns: whether a shortcut was found and activated
+ */
+gboolean
+viewer_test_press_shortcut (GtkWidget  *widget,
+                            const char *accelerator)
+{
+  g_autoptr(GtkShortcutTrigger) wanted = gtk_shortcut_trigger_parse_string (accelerator);
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  g_assert_nonnull (wanted);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+
+          if (gtk_shortcut_trigger_equal (gtk_shortcut_get_trigger (shortcut), wanted))
+            return gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut),
+                                                 GTK_SHORTCUT_ACTION_EXCLUSIVE, widget,
+                                                 gtk_shortcut_get_arguments (shortcut));
+        }
+    }
+
+  return FALSE;
+}
+
+/* The status page named @name below @root; fails the test if absent. */
+AdwStatusPage *
+viewer_test_status_page (GtkWidget  *root,
+                         const char *name)
+{
+  GtkWidget *page = viewer_test_find (root, name);
+
+  g_assert_nonnull (page);
+  g_assert_true (ADW_IS_STATUS_PAGE (page));
+
+  return ADW_STATUS_PAGE (page);
 }
 
 static gboolean
@@ -290,6 +346,29 @@ viewer_test_render (GtkWidget  *widget,
     }
 
   return texture;
+}
+
+/**
+ * viewer_test_save_screenshot:
+ * @texture: pixels
+ * @name: a file name
+ *
+ * Saves @texture in $SMPROF_SCREENSHOTS_DIR when it is set (the README's
+ * pictures: SMPROF_SCREENSHOTS_DIR=$PWD/data/screenshots).
+ */
+void
+viewer_test_save_screenshot (GdkTexture *texture,
+                             const char *name)
+{
+  const char *dir = g_getenv ("SMPROF_SCREENSHOTS_DIR");
+  g_autofree char *path = NULL;
+
+  if (dir == NULL || dir[0] == '\0')
+    return;
+
+  path = g_build_filename (dir, name, NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("screenshot saved to %s", path);
 }
 
 /* One pixel as 0xAARRGGBB (premultiplied). */

@@ -6,7 +6,7 @@
 
 #pragma once
 
-#include <gtk/gtk.h>
+#include <adwaita.h>
 
 G_BEGIN_DECLS
 
@@ -24,11 +24,17 @@ GtkWidget  *viewer_test_find            (GtkWidget            *root,
                                          const char           *name);
 const char *viewer_test_label_text      (GtkWidget            *root,
                                          const char           *name);
+AdwStatusPage *viewer_test_status_page  (GtkWidget            *root,
+                                         const char           *name);
+gboolean    viewer_test_press_shortcut  (GtkWidget            *widget,
+                                         const char           *accelerator);
 GdkTexture *viewer_test_render          (GtkWidget            *widget,
                                          const char           *png_name);
 guint       viewer_test_count_colors    (GdkTexture           *texture,
                                          guint32               background,
                                          guint                *n_differing);
+void        viewer_test_save_screenshot (GdkTexture           *texture,
+                                         const char           *name);
 guint32     viewer_test_pixel           (GdkTexture           *texture,
                                          int                   x,
                                          int                   y);

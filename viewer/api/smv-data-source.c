@@ -37,6 +37,8 @@
 
 G_DEFINE_INTERFACE (SmvDataSource, smv_data_source, G_TYPE_OBJECT)
 
+/* By the location's form alone: a local path when the source opens local
+ * folders, or one of its URI schemes. */
 static gboolean
 smv_data_source_real_can_open (SmvDataSource *self,
                                GFile         *location)
@@ -44,12 +46,7 @@ smv_data_source_real_can_open (SmvDataSource *self,
   const char * const *schemes = smv_data_source_get_uri_schemes (self);
 
   if (g_file_is_native (location))
-    {
-      if ((smv_data_source_get_flags (self) & SMV_DATA_SOURCE_FLAGS_LOCAL_FOLDERS) == 0)
-        return FALSE;
-
-      return g_file_query_file_type (location, G_FILE_QUERY_INFO_NONE, NULL) == G_FILE_TYPE_DIRECTORY;
-    }
+    return (smv_data_source_get_flags (self) & SMV_DATA_SOURCE_FLAGS_LOCAL_FOLDERS) != 0;
 
   for (guint i = 0; schemes != NULL && schemes[i] != NULL; i++)
     if (g_file_has_uri_scheme (location, schemes[i]))
@@ -134,7 +131,7 @@ smv_data_source_get_flags (SmvDataSource *self)
  * @self: a data source
  *
  * Returns: (transfer none) (nullable) (array zero-terminated=1): the URI
- *   schemes @self opens, such as `"s3"`, or %NULL for none
+ *   schemes @self opens, such as `"sftp"`, or %NULL for none
  */
 const char * const *
 smv_data_source_get_uri_schemes (SmvDataSource *self)
@@ -156,9 +153,14 @@ smv_data_source_get_uri_schemes (SmvDataSource *self)
  * @location: a local folder, or a URI as a #GFile (for schemes GIO does not
  *   handle, `g_file_new_for_uri()` keeps the URI for `g_file_get_uri()`)
  *
- * Says whether @self can open @location. It runs on the main thread while the
- * user types, so it must decide quickly: look at the scheme, or stat a local
- * folder, never go to the network.
+ * Says whether @self can open @location, from its form alone: its URI scheme,
+ * or that it is a local path. It runs on the main thread, while the user
+ * types a location, so it must not touch the file system or the network: a
+ * folder on a slow network mount would freeze the viewer. Whether the folder
+ * exists and holds what @self reads is found out by
+ * [method@Smv.DataSource.open_async], on a worker thread, which fails with
+ * an error that says what is missing. The default accepts local paths when
+ * @self opens local folders, and the URIs of its schemes.
  *
  * Returns: %TRUE if [method@Smv.DataSource.open_async] should be tried
  */
@@ -244,4 +246,73 @@ smv_data_source_create_page (SmvDataSource *self,
   g_return_val_if_fail (SMV_IS_DOCUMENT (document), NULL);
 
   return SMV_DATA_SOURCE_GET_IFACE (self)->create_page (self, document);
+}
+
+/**
+ * smv_data_source_has_preferences:
+ * @self: a data source
+ *
+ * Returns: whether @self has settings to show in the viewer's Preferences
+ *   window, that is, implements `create_preferences_page`
+ */
+gboolean
+smv_data_source_has_preferences (SmvDataSource *self)
+{
+  g_return_val_if_fail (SMV_IS_DATA_SOURCE (self), FALSE);
+
+  return SMV_DATA_SOURCE_GET_IFACE (self)->create_preferences_page != NULL;
+}
+
+/**
+ * smv_data_source_create_preferences_page:
+ * @self: a data source
+ *
+ * Builds the page of @self's settings, on the main thread, each time the
+ * viewer's Preferences window opens. A plugin keeps its settings in its own
+ * GSettings schema (the viewer's holds only the viewer's own: window size,
+ * recent jobs) and binds the page's rows to its keys, so a change applies at
+ * once and the window only closes. The page's title and icon name its tab
+ * when several plugins have settings.
+ *
+ * Returns: (transfer floating) (nullable): the page, or %NULL when @self has
+ *   no settings
+ */
+AdwPreferencesPage *
+smv_data_source_create_preferences_page (SmvDataSource *self)
+{
+  SmvDataSourceInterface *iface;
+
+  g_return_val_if_fail (SMV_IS_DATA_SOURCE (self), NULL);
+
+  iface = SMV_DATA_SOURCE_GET_IFACE (self);
+  if (iface->create_preferences_page == NULL)
+    return NULL;
+
+  return iface->create_preferences_page (self);
+}
+
+/**
+ * smv_data_source_create_shortcuts_section:
+ * @self: a data source
+ *
+ * Builds the section of the viewer's shortcuts window (Ctrl+?) that lists
+ * the keys of @self's pages, on the main thread, once per window. Build it
+ * from a .ui file in the plugin's own gettext domain, so its titles are
+ * translated with the plugin.
+ *
+ * Returns: (transfer full) (nullable): the section, or %NULL when @self's
+ *   pages have no keys to list
+ */
+GtkShortcutsSection *
+smv_data_source_create_shortcuts_section (SmvDataSource *self)
+{
+  SmvDataSourceInterface *iface;
+
+  g_return_val_if_fail (SMV_IS_DATA_SOURCE (self), NULL);
+
+  iface = SMV_DATA_SOURCE_GET_IFACE (self);
+  if (iface->create_shortcuts_section == NULL)
+    return NULL;
+
+  return iface->create_shortcuts_section (self);
 }

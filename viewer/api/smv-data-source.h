@@ -10,7 +10,7 @@
 # error "Only <smprof-viewer-api.h> can be included directly."
 #endif
 
-#include <gtk/gtk.h>
+#include <adwaita.h>
 
 #include "smv-document.h"
 #include "smv-progress.h"
@@ -47,12 +47,17 @@ G_DECLARE_INTERFACE (SmvDataSource, smv_data_source, SMV, DATA_SOURCE, GObject)
  * SmvDataSourceInterface:
  * @dup_name: a name for the kind of data, for a person
  * @get_flags: what the source can open, see [flags@Smv.DataSourceFlags]
- * @get_uri_schemes: the URI schemes it opens, such as `"s3"`
- * @can_open: whether the source can open one location; the default checks
- *   the flags and the schemes
+ * @get_uri_schemes: the URI schemes it opens, such as `"sftp"`
+ * @can_open: whether the source can open one location, from its form alone
+ *   (no I/O: it runs on the main thread); the default checks the flags and
+ *   the schemes
  * @open_async: opens a location; see [method@Smv.DataSource.open_async]
  * @open_finish: completes @open_async, on the main thread
  * @create_page: builds the widget for an opened document, on the main thread
+ * @create_preferences_page: builds the page of the plugin's settings for the
+ *   viewer's Preferences window, or %NULL; optional
+ * @create_shortcuts_section: builds the section of the viewer's shortcuts
+ *   window that lists the keys of the plugin's pages, or %NULL; optional
  *
  * The interface a plugin's data source implements.
  */
@@ -76,6 +81,8 @@ struct _SmvDataSourceInterface
                                            GError              **error);
   GtkWidget           *(*create_page)     (SmvDataSource        *self,
                                            SmvDocument          *document);
+  AdwPreferencesPage  *(*create_preferences_page) (SmvDataSource  *self);
+  GtkShortcutsSection *(*create_shortcuts_section) (SmvDataSource *self);
 };
 
 void                 smv_data_source_ensure_extension_point (void);
@@ -96,5 +103,8 @@ SmvDocument         *smv_data_source_open_finish            (SmvDataSource      
                                                              GError              **error);
 GtkWidget           *smv_data_source_create_page            (SmvDataSource        *self,
                                                              SmvDocument          *document);
+gboolean             smv_data_source_has_preferences        (SmvDataSource        *self);
+AdwPreferencesPage  *smv_data_source_create_preferences_page (SmvDataSource       *self);
+GtkShortcutsSection *smv_data_source_create_shortcuts_section (SmvDataSource      *self);
 
 G_END_DECLS

@@ -138,7 +138,7 @@ smv_document_class_init (SmvDocumentClass *klass)
   /**
    * SmvDocument:location:
    *
-   * What was opened: a local folder, or a URI such as `s3://bucket/job/`.
+   * What was opened: a local folder, or a URI such as `sftp://host/job/`.
    */
   properties[PROP_LOCATION] =
     g_param_spec_object ("location", NULL, NULL,
