@@ -72,54 +72,26 @@ load_worker (gpointer data)
   return NULL;
 }
 
-/**
- * smprof_job_load_stats:
- * @self: a job
- * @records: (element-type SmprofRecord): records of @self
- * @cancellable: (nullable): a #GCancellable
- * @error: a location for a #GError, or %NULL
- *
- * Reads and parses the stats files of @records that are not read yet, in
- * parallel on every core. A file that cannot be read marks its record as
- * failed and adds a problem naming it; only cancellation is an error.
- *
- * Returns: %FALSE if cancelled
- */
-gboolean
-smprof_job_load_stats (SmprofJob     *self,
-                       GPtrArray     *records,
-                       GCancellable  *cancellable,
-                       GError       **error)
+/* Reads @pending, records this caller claimed, in parallel. */
+static gboolean
+load_claimed (SmprofJob     *self,
+              GPtrArray     *pending,
+              GCancellable  *cancellable,
+              GError       **error)
 {
-  g_autoptr(GPtrArray) pending = g_ptr_array_new ();
   g_autoptr(GPtrArray) threads = g_ptr_array_new ();
+  g_autoptr(GPtrArray) paths = g_ptr_array_sized_new (pending->len + 1);
   LoadBatch batch = { self, pending, cancellable, 0 };
   guint n_threads;
 
-  g_return_val_if_fail (SMPROF_IS_JOB (self), FALSE);
-  g_return_val_if_fail (records != NULL, FALSE);
-
-  for (guint i = 0; i < records->len; i++)
-    {
-      SmprofRecord *record = g_ptr_array_index (records, i);
-
-      if (record->pstats == NULL && record->session == NULL && !record->failed)
-        g_ptr_array_add (pending, record);
-    }
-
   /* A remote source fetches the batch over its own connection pool first, so
    * the parsing threads below do not each wait on one download at a time. */
-  if (pending->len > 0)
-    {
-      g_autoptr(GPtrArray) paths = g_ptr_array_sized_new (pending->len + 1);
+  for (guint i = 0; i < pending->len; i++)
+    g_ptr_array_add (paths, ((SmprofRecord *) g_ptr_array_index (pending, i))->path);
+  g_ptr_array_add (paths, NULL);
 
-      for (guint i = 0; i < pending->len; i++)
-        g_ptr_array_add (paths, ((SmprofRecord *) g_ptr_array_index (pending, i))->path);
-      g_ptr_array_add (paths, NULL);
-
-      if (!smprof_source_prefetch (self->source, (const char * const *) paths->pdata, cancellable, error))
-        return FALSE;
-    }
+  if (!smprof_source_prefetch (self->source, (const char * const *) paths->pdata, cancellable, error))
+    return FALSE;
 
   n_threads = MIN (g_get_num_processors (), pending->len);
 
@@ -131,4 +103,84 @@ smprof_job_load_stats (SmprofJob     *self,
     g_thread_join (g_ptr_array_index (threads, i));
 
   return !g_cancellable_set_error_if_cancelled (cancellable, error);
+}
+
+/* How long a caller waiting for records another one reads sleeps between
+ * looks at its cancellable. */
+#define WAIT_SLICE_US (50 * G_TIME_SPAN_MILLISECOND)
+
+/**
+ * smprof_job_load_stats:
+ * @self: a job
+ * @records: (element-type SmprofRecord): records of @self
+ * @cancellable: (nullable): a #GCancellable
+ * @error: a location for a #GError, or %NULL
+ *
+ * Reads and parses the stats files of @records that are not read yet, in
+ * parallel on every core. A file that cannot be read marks its record as
+ * failed and adds a problem naming it; only cancellation is an error.
+ *
+ * Safe to call from several threads at once, on the same records or not:
+ * each file is read once, by the first caller that needs it; a caller that
+ * needs a record another one is reading waits for that record only (not for
+ * the other's downloads), and takes it over if the other was cancelled. When
+ * it returns %TRUE, every record of @records is read or failed, and stays so.
+ *
+ * Returns: %FALSE if cancelled
+ */
+gboolean
+smprof_job_load_stats (SmprofJob     *self,
+                       GPtrArray     *records,
+                       GCancellable  *cancellable,
+                       GError       **error)
+{
+  g_return_val_if_fail (SMPROF_IS_JOB (self), FALSE);
+  g_return_val_if_fail (records != NULL, FALSE);
+
+  for (;;)
+    {
+      g_autoptr(GPtrArray) pending = g_ptr_array_new ();
+      gboolean waiting = FALSE;
+      gboolean loaded;
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+
+      /* A record's fields are only looked at while nobody holds its claim:
+       * its reader wrote them before giving the claim back under the lock. */
+      g_mutex_lock (&self->stats_lock);
+      for (guint i = 0; i < records->len; i++)
+        {
+          SmprofRecord *record = g_ptr_array_index (records, i);
+
+          if (g_hash_table_size (self->stats_loading) > 0 && g_hash_table_contains (self->stats_loading, record))
+            waiting = TRUE;
+          else if (record->pstats == NULL && record->session == NULL && !record->failed)
+            g_ptr_array_add (pending, record);
+        }
+      for (guint i = 0; i < pending->len; i++)
+        g_hash_table_add (self->stats_loading, g_ptr_array_index (pending, i));
+
+      if (pending->len == 0)
+        {
+          if (waiting)
+            g_cond_wait_until (&self->stats_cond, &self->stats_lock, g_get_monotonic_time () + WAIT_SLICE_US);
+          g_mutex_unlock (&self->stats_lock);
+          if (!waiting)
+            return TRUE;
+          continue;
+        }
+      g_mutex_unlock (&self->stats_lock);
+
+      loaded = load_claimed (self, pending, cancellable, error);
+
+      g_mutex_lock (&self->stats_lock);
+      for (guint i = 0; i < pending->len; i++)
+        g_hash_table_remove (self->stats_loading, g_ptr_array_index (pending, i));
+      g_cond_broadcast (&self->stats_cond);
+      g_mutex_unlock (&self->stats_lock);
+
+      if (!loaded)
+        return FALSE;
+    }
 }
