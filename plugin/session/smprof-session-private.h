@@ -102,6 +102,7 @@ struct _SmprofSession
   SmprofRangeIndex     *range_index;
   GCancellable         *index_cancellable;
   gboolean              index_started;
+  gboolean              index_unused;      /* the tests' general path */
 
   /* Time per step of the selection, while wanted */
   gboolean              want_step_stats;
@@ -132,7 +133,6 @@ void        _smprof_session_emit_error          (SmprofSession  *self,
 GPtrArray  *_smprof_session_records_in_job      (SmprofJob      *job,
                                                  SmprofProfiler  profiler,
                                                  GPtrArray      *records);
-char      **_smprof_session_dup_record_node_ids (GPtrArray      *records);
 
 /* smprof-session-selection.c */
 void        _smprof_session_selection_for_preset (SmprofSession   *self,
@@ -157,6 +157,8 @@ char       *_smprof_session_dup_slug            (SmprofSession  *self,
 char       *_smprof_session_dup_mode_name       (SmprofMode      mode);
 
 /* smprof-session-update.c */
+void        _smprof_session_set_use_range_index (SmprofSession  *self,
+                                                 gboolean        use);
 void        _smprof_session_queue_update        (SmprofSession  *self);
 void        _smprof_session_update_dispose      (SmprofSession  *self);
 void        _smprof_session_forget_range_index  (SmprofSession  *self);

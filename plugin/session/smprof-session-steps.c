@@ -48,7 +48,7 @@ compute_in_thread (GTask        *task,
       return;
     }
 
-  node_ids = _smprof_session_dup_record_node_ids (request->records);
+  node_ids = smprof_records_dup_node_ids (request->records);
   g_task_return_pointer (task,
                          smprof_step_stats_new (request->job, request->profiler,
                                                 (const char * const *) node_ids, request->records),

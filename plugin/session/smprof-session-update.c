@@ -105,7 +105,7 @@ aggregate_in_thread (GTask        *task,
         }
 
       if (request->explicit_records != NULL)
-        node_ids = _smprof_session_dup_record_node_ids (answer->selected);
+        node_ids = smprof_records_dup_node_ids (answer->selected);
       else
         node_ids = g_strdupv (request->node_ids);
 
@@ -195,6 +195,15 @@ _smprof_session_forget_range_index (SmprofSession *self)
       g_clear_object (&self->range_index);
       _smprof_session_notify (self, PROP_RANGE_INDEX);
     }
+}
+
+/* For the tests: dragged ranges take the general path (select, read,
+ * aggregate) while @use is %FALSE, so both can be timed. */
+void
+_smprof_session_set_use_range_index (SmprofSession *self,
+                                     gboolean       use)
+{
+  self->index_unused = !use;
 }
 
 /**
@@ -354,7 +363,7 @@ aggregate_cb (GObject      *object,
 static gboolean
 can_use_index (SmprofSession *self)
 {
-  return self->range_index != NULL &&
+  return self->range_index != NULL && !self->index_unused &&
          smprof_range_index_get_job (self->range_index) == self->job &&
          self->profiler == SMPROF_PROFILER_CPROFILE &&
          self->preset == SMPROF_PRESET_NONE &&

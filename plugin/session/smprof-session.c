@@ -71,9 +71,14 @@ _smprof_session_emit_error (SmprofSession *self,
   g_signal_emit (self, signals[SIGNAL_ERROR], 0, message);
 }
 
-/* The nodes a set of records covers, in natural order. */
+/**
+ * smprof_records_dup_node_ids:
+ * @records: (element-type SmprofRecord): intervals
+ *
+ * Returns: (transfer full): the nodes @records cover, in natural order
+ */
 char **
-_smprof_session_dup_record_node_ids (GPtrArray *records)
+smprof_records_dup_node_ids (GPtrArray *records)
 {
   g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GPtrArray) ids = g_ptr_array_new ();
@@ -504,7 +509,8 @@ smprof_session_get_profiler (SmprofSession *self)
 /**
  * smprof_session_set_profiler:
  * @self: a session
- * @profiler: the profiler whose records to show; the job must have some
+ * @profiler: the profiler whose records to show (a job without any shows
+ *   nothing)
  *
  * The node choice goes back to all nodes, a preset keeps, other selections
  * become the whole job; a comparison ends (A and B are of one profiler).
@@ -516,7 +522,7 @@ smprof_session_set_profiler (SmprofSession  *self,
   g_return_if_fail (SMPROF_IS_SESSION (self));
   g_return_if_fail (profiler < SMPROF_N_PROFILERS);
 
-  if (profiler == self->profiler || !smprof_job_has_profiler (self->job, profiler))
+  if (profiler == self->profiler)
     return;
 
   smprof_session_close_comparison (self);

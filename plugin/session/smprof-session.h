@@ -173,5 +173,6 @@ gboolean               smprof_session_refresh_finish       (SmprofSession       
 const char            *smprof_mode_get_label               (SmprofMode              mode);
 char                  *smprof_session_describe_step        (const SmprofStep       *step);
 char                  *smprof_session_describe_steps       (GPtrArray              *records);
+char                 **smprof_records_dup_node_ids         (GPtrArray              *records);
 
 G_END_DECLS

@@ -14,12 +14,11 @@
 #define DEFAULT_INTERVAL_S 30
 
 /* The page's "page" action group: `page.live-refresh` (a boolean state)
- * polls every @interval_ms, `page.refresh` lists once now. Each poll lists
- * the job's source again on a worker (an S3 source bypasses its cached
- * listing; files it has cached are not downloaded again, and stats files are
- * only read when a selection needs them) and builds a new SmprofJob; when
- * it holds other intervals, the page swaps to it
- * (_smprof_job_page_swap_job()), keeping the selection, zoom and scroll. */
+ * polls every @interval_ms, `page.refresh` lists once now. Each poll asks the
+ * session to list the job again (smprof_session_refresh_async(); an S3
+ * source bypasses its cached listing); when it holds other intervals, the
+ * session swaps to it, keeping the user's choices, and the page follows,
+ * keeping the timeline's zoom and scroll. */
 struct _SmprofJobPageRefresh
 {
   GSimpleActionGroup *group;
@@ -29,6 +28,7 @@ struct _SmprofJobPageRefresh
   guint               timeout_id;
   GCancellable       *cancellable;     /* the listing in flight, or NULL */
   guint               n_refreshes;     /* listings done, for the tests */
+  gboolean            ready;           /* the page is built */
 };
 
 static void
@@ -45,74 +45,28 @@ refresh_free (SmprofJobPageRefresh *refresh)
 }
 
 static void
-list_in_thread (GTask        *task,
-                gpointer      source_object,
-                gpointer      task_data,
-                GCancellable *cancellable)
+refresh_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
 {
-  SmprofSource *source = task_data;
-  g_autoptr(SmprofJob) job = smprof_job_new (source);
+  g_autoptr(SmprofJobPage) self = user_data;
   g_autoptr(GError) error = NULL;
 
-  if (!smprof_job_load (job, cancellable, &error) ||
-      !smprof_job_load_step_events (job, cancellable, &error))
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-
-  g_task_return_pointer (task, g_steal_pointer (&job), g_object_unref);
-}
-
-/* Whether @a and @b list the same intervals, for every profiler. */
-static gboolean
-same_intervals (SmprofJob *a,
-                SmprofJob *b)
-{
-  for (guint p = 0; p < SMPROF_N_PROFILERS; p++)
-    {
-      GPtrArray *ra = smprof_job_get_records (a, p);
-      GPtrArray *rb = smprof_job_get_records (b, p);
-
-      if (ra->len != rb->len)
-        return FALSE;
-      for (guint i = 0; i < ra->len; i++)
-        if (g_strcmp0 (((SmprofRecord *) g_ptr_array_index (ra, i))->path,
-                       ((SmprofRecord *) g_ptr_array_index (rb, i))->path) != 0)
-          return FALSE;
-    }
-
-  return TRUE;
-}
-
-static void
-list_cb (GObject      *object,
-         GAsyncResult *result,
-         gpointer      user_data)
-{
-  SmprofJobPage *self = SMPROF_JOB_PAGE (object);
-  g_autoptr(SmprofJob) job = NULL;
-  g_autoptr(GError) error = NULL;
-
-  job = g_task_propagate_pointer (G_TASK (result), &error);
+  smprof_session_refresh_finish (SMPROF_SESSION (object), result, &error);
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || self->refresh == NULL)
     return;
 
   g_clear_object (&self->refresh->cancellable);
   self->refresh->n_refreshes++;
 
-  if (job == NULL)
+  if (error != NULL)
     {
       g_autofree char *message = g_strdup_printf (_("Could not list the job again: %s"), error->message);
 
       /* A poll that fails (a network hiccup) keeps polling; the page keeps
        * what it shows. */
       _smprof_job_page_show_toast (self, message);
-      return;
     }
-
-  if (!same_intervals (job, self->job))
-    _smprof_job_page_swap_job (self, job);
 }
 
 static void
@@ -120,22 +74,17 @@ refresh_now (SmprofJobPage *self)
 {
   SmprofJobPageRefresh *refresh = self->refresh;
   SmprofSource *source;
-  g_autoptr(GTask) task = NULL;
 
-  if (refresh->cancellable != NULL || self->job == NULL)  /* one listing at a time */
+  if (refresh->cancellable != NULL || self->session == NULL)  /* one listing at a time */
     return;
 
-  source = smprof_job_get_source (self->job);
+  source = smprof_job_get_source (smprof_session_get_job (self->session));
   /* The cached listing would hide the new intervals. */
   if (SMPROF_IS_S3_SOURCE (source))
     smprof_s3_source_set_refresh (SMPROF_S3_SOURCE (source), TRUE);
 
   refresh->cancellable = g_cancellable_new ();
-  task = g_task_new (self, refresh->cancellable, list_cb, NULL);
-  g_task_set_source_tag (task, refresh_now);
-  g_task_set_priority (task, G_PRIORITY_LOW);
-  g_task_set_task_data (task, g_object_ref (source), g_object_unref);
-  g_task_run_in_thread (task, list_in_thread);
+  smprof_session_refresh_async (self->session, refresh->cancellable, refresh_cb, g_object_ref (self));
 }
 
 static gboolean
@@ -169,7 +118,7 @@ set_live (SmprofJobPage *self,
   refresh->timeout_id = g_timeout_add_full (G_PRIORITY_LOW, refresh->interval_ms, poll_cb, self, NULL);
   /* Turned on by the setting while the page is built, the job was just
    * listed: the first poll waits an interval. */
-  if (self->job != NULL)
+  if (self->session != NULL && refresh->ready)
     refresh_now (self);
 }
 
@@ -193,6 +142,8 @@ void
 _smprof_job_page_refresh_init (SmprofJobPage *self)
 {
   SmprofJobPageRefresh *refresh = g_new0 (SmprofJobPageRefresh, 1);
+
+  /* The session lists the job again; the page polls. */
   g_autoptr(GSimpleAction) refresh_action = g_simple_action_new ("refresh", NULL);
   GtkEventController *controller;
   GtkWidget *toggle;
@@ -230,6 +181,7 @@ _smprof_job_page_refresh_init (SmprofJobPage *self)
   /* A refresh-interval set in the preferences means: poll from the start. */
   if (refresh->s3_settings != NULL && g_settings_get_uint (refresh->s3_settings, "refresh-interval") > 0)
     g_action_change_state (G_ACTION (refresh->live_action), g_variant_new_boolean (TRUE));
+  refresh->ready = TRUE;
 }
 
 void

@@ -443,12 +443,13 @@ test_keyboard_and_colours (void)
     if (!g_hash_table_contains (reached, must_reach[i]))
       g_error ("Tab never reaches %s", must_reach[i]);
 
-  /* Tab through the presets selected them one after another (a sidebar
-   * follows the keyboard): the last one is the mode pair. Alt+1: the
-   * whole job again. */
-  g_assert_cmpint (smprof_job_page_get_preset (page), ==, SMPROF_JOB_PAGE_PRESET_BETWEEN_MODES);
+  /* Tab through the presets applies none of them (the focus moves, the
+   * selection stays): the dragged range is still the selection. Alt+1:
+   * the whole job. */
+  g_assert_cmpint (smprof_job_page_get_preset (page), ==, SMPROF_PRESET_NONE);
+  g_assert_cmpint (smprof_job_page_get_selection (page)->kind, ==, SMPROF_SELECT_OVERLAP);
   page_test_press_shortcut (GTK_WIDGET (page), "<Alt>1");
-  g_assert_cmpint (smprof_job_page_get_preset (page), ==, SMPROF_JOB_PAGE_PRESET_WHOLE_JOB);
+  g_assert_cmpint (smprof_job_page_get_preset (page), ==, SMPROF_PRESET_WHOLE_JOB);
   g_assert_true (viewer_test_wait (page_ready, page, 30000));
   g_assert_null (smprof_timeline_get_selection (timeline));
 
