@@ -7,6 +7,8 @@
 #include <glib/gi18n-lib.h>
 
 #include "smprof-compare-view.h"
+#include "smprof-paned-memory.h"
+#include "smprof-ui.h"
 #include "smprof-timeline-compare.h"
 
 struct _SmprofCompareView
@@ -23,9 +25,15 @@ struct _SmprofCompareView
   GtkLabel            *status_label;
   GtkDropDown         *normalize_dropdown;
   GtkAdjustment       *min_delta_adjustment;
+  GtkPaned            *paned;
+  GtkScrolledWindow   *graph_scroller;
   SmprofFlameGraph    *flame_graph;
   SmprofDiffTable     *table;
 };
+
+/* The differential graph's share of the height: the table keeps the rest,
+ * more than half of the view with the header above them. */
+#define GRAPH_SHARE 0.4
 
 enum {
   PROP_0,
@@ -173,6 +181,8 @@ smprof_compare_view_class_init (SmprofCompareViewClass *klass)
   g_type_ensure (SMPROF_TYPE_DIFF_TABLE);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/smprof/Viewer/plugins/sagemaker/smprof-compare-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, SmprofCompareView, paned);
+  gtk_widget_class_bind_template_child (widget_class, SmprofCompareView, graph_scroller);
   gtk_widget_class_bind_template_child (widget_class, SmprofCompareView, a_swatch);
   gtk_widget_class_bind_template_child (widget_class, SmprofCompareView, b_swatch);
   gtk_widget_class_bind_template_child (widget_class, SmprofCompareView, a_label);
@@ -186,10 +196,22 @@ smprof_compare_view_class_init (SmprofCompareViewClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, min_delta_changed_cb);
 }
 
+static int
+graph_position (GtkPaned *paned,
+                int       height,
+                gpointer  user_data)
+{
+  return (int) (height * GRAPH_SHARE);
+}
+
 static void
 smprof_compare_view_init (SmprofCompareView *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  /* The roots are the graph's bottom row: in view however short it is. */
+  smprof_ui_follow_scroll_end (self->graph_scroller);
+  smprof_paned_memory_attach (self->paned, "compare-graph-height", graph_position, NULL, NULL);
 
   gtk_drawing_area_set_draw_func (self->a_swatch, draw_swatch, GINT_TO_POINTER (SMPROF_DIFF_A), NULL);
   gtk_drawing_area_set_draw_func (self->b_swatch, draw_swatch, GINT_TO_POINTER (SMPROF_DIFF_B), NULL);
@@ -229,6 +251,7 @@ smprof_compare_view_set_diff (SmprofCompareView *self,
 
   smprof_flame_graph_set_diff (self->flame_graph, diff);
   smprof_diff_table_set_diff (self->table, diff);
+  smprof_ui_scroll_to_end (self->graph_scroller);
 }
 
 SmprofDiff *

@@ -84,7 +84,10 @@ struct _SmprofJobPage
   GtkSpinButton        *last_step_spin;
   GtkAdjustment        *first_step_adjustment;
   GtkAdjustment        *last_step_adjustment;
+  GtkPaned             *sidebar_paned;
+  GtkPaned             *timeline_paned;
   GtkBox               *timeline_slot;
+  GtkWidget            *timeline_toolbar;
   SmprofTimeline       *timeline;
   GtkToggleButton      *outliers_button;
   GtkLabel             *outliers_label;
@@ -146,6 +149,9 @@ void _smprof_job_page_sync_header            (SmprofJobPage  *self);
 
 /* smprof-job-page-actions.c */
 void _smprof_job_page_class_actions_init     (GtkWidgetClass *widget_class);
+
+/* smprof-job-page-layout.c */
+void _smprof_job_page_layout_init            (SmprofJobPage  *self);
 
 /* smprof-job-page-views.c */
 void _smprof_job_page_views_init             (SmprofJobPage  *self);

@@ -116,6 +116,7 @@ smprof_job_page_constructed (GObject *object)
   _smprof_job_page_compare_init (self);
   _smprof_job_page_export_init (self);
   _smprof_job_page_refresh_init (self);
+  _smprof_job_page_layout_init (self);
 
   session_busy_cb (self);
 }
@@ -312,7 +313,10 @@ smprof_job_page_class_init (SmprofJobPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, last_step_spin);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, first_step_adjustment);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, last_step_adjustment);
+  gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, sidebar_paned);
+  gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, timeline_paned);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, timeline_slot);
+  gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, timeline_toolbar);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, timeline);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, outliers_button);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, outliers_label);

@@ -122,33 +122,49 @@ _smprof_timeline_draw_row_labels (SmprofTimeline *self,
   double width = gtk_widget_get_width (GTK_WIDGET (self));
   GdkRGBA line = self->fg, stripe = self->fg;
   guint first = _smprof_timeline_row_lower_bound (self, self->vscroll);
+  PangoLayout *text;
+  int text_height;
+  guint every = 1;
 
   line.alpha = 0.12;
   stripe.alpha = 0.03;
 
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, SMPROF_TIMELINE_RULER_HEIGHT, width, rows_height));
 
-  pango_layout_set_width (self->text, (int) (self->label_width - 14) * PANGO_SCALE);
+  /* Compact rows take the small font; when even that is taller than a row,
+   * every k-th row is named, so names never overlap. */
+  text = self->metrics.lane_height >= 16 ? self->text : self->small_text;
+  pango_layout_set_width (text, (int) (self->label_width - 14) * PANGO_SCALE);
+  pango_layout_set_text (text, "0", -1);
+  pango_layout_get_pixel_size (text, NULL, &text_height);
+  if (self->rows->len > 0)
+    {
+      double row_height = _smprof_timeline_get_row (self, 0)->height;
+
+      every = row_height > 0 && text_height > row_height + 2 ? (guint) ceil (text_height / row_height) : 1;
+    }
+
   for (guint r = first; r < self->rows->len; r++)
     {
       const SmprofTimelineRow *row = _smprof_timeline_get_row (self, r);
       double y = SMPROF_TIMELINE_RULER_HEIGHT + row->y - self->vscroll;
       const char *id = smprof_timeline_layout_get_node_id (self->layout, row->node);
-      int h;
 
       if (y >= SMPROF_TIMELINE_RULER_HEIGHT + rows_height)
         break;
 
       if (r % 2 == 1)
         _smprof_timeline_append_rect (snapshot, &stripe, 0, y, width, row->height);
-      _smprof_timeline_append_rect (snapshot, &line, 0, y + row->height - 1, width, 1);
+      if (self->metrics.row_pad >= 2)
+        _smprof_timeline_append_rect (snapshot, &line, 0, y + row->height - 1, width, 1);
 
-      pango_layout_set_text (self->text, id, -1);
-      pango_layout_get_pixel_size (self->text, NULL, &h);
-      _smprof_timeline_append_text (self, snapshot, self->text, id, 8,
-                                    floor (y + SMPROF_TIMELINE_ROW_PAD + (SMPROF_TIMELINE_LANE_HEIGHT - h) / 2.0), &self->fg);
+      if (r % every != 0)
+        continue;
+      _smprof_timeline_append_text (self, snapshot, text, id, 8,
+                                    floor (y + self->metrics.row_pad + (self->metrics.lane_height - text_height) / 2.0),
+                                    &self->fg);
     }
-  pango_layout_set_width (self->text, -1);
+  pango_layout_set_width (text, -1);
 
   _smprof_timeline_append_rect (snapshot, &line, self->label_width - 1, SMPROF_TIMELINE_RULER_HEIGHT, 1, rows_height);
 

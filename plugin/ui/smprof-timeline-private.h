@@ -14,7 +14,10 @@ G_BEGIN_DECLS
 typedef struct _SmprofTimelineOutliers SmprofTimelineOutliers;
 typedef struct _SmprofTimelineCompare SmprofTimelineCompare;
 
-/* Geometry, in pixels */
+/* Geometry, in pixels. Rows are drawn at the comfortable sizes below while
+ * every node fits; with many nodes they shrink to fit the height they get
+ * (SmprofTimelineMetrics), down to compact rows of 8 px lanes without the
+ * strip of steps, and scroll beyond that. */
 #define SMPROF_TIMELINE_RULER_HEIGHT  26
 #define SMPROF_TIMELINE_LEGEND_HEIGHT 26
 #define SMPROF_TIMELINE_LANE_HEIGHT   24
@@ -25,6 +28,18 @@ typedef struct _SmprofTimelineCompare SmprofTimelineCompare;
 #define SMPROF_TIMELINE_BLOCK_HEIGHT (SMPROF_TIMELINE_LANE_HEIGHT - 2 * SMPROF_TIMELINE_BLOCK_INSET)
 #define SMPROF_TIMELINE_STEPS_HEIGHT  7   /* the strip of every step, under a node's lanes */
 #define SMPROF_TIMELINE_STEPS_PAD     3   /* below the strip */
+
+/* The sizes rows are drawn at now (see above). */
+typedef struct
+{
+  double lane_height;
+  double row_pad;        /* above and below a row's lanes */
+  double block_inset;    /* between a lane's edge and its blocks */
+  double steps_height;   /* the strip of steps; 0: none shown */
+  double steps_pad;
+} SmprofTimelineMetrics;
+
+#define SMPROF_TIMELINE_MIN_LANE_HEIGHT 8
 
 typedef struct
 {
@@ -58,7 +73,9 @@ struct _SmprofTimeline
   GArray                   *rows;            /* SmprofTimelineRow, shown nodes in order */
   GArray                   *row_of_node;     /* int per layout node: its row, or -1 */
   double                    content_height;
+  double                    natural_height;  /* content_height at the comfortable sizes */
   double                    label_width;
+  SmprofTimelineMetrics     metrics;
   gboolean                  align_by_step;
 
   /* What is shown: [view_start, view_start + view_span] on the current axis */
@@ -128,12 +145,19 @@ _smprof_timeline_get_row (SmprofTimeline *self,
   return &g_array_index (self->rows, SmprofTimelineRow, row);
 }
 
+static inline double
+_smprof_timeline_block_height (SmprofTimeline *self)
+{
+  return self->metrics.lane_height - 2 * self->metrics.block_inset;
+}
+
 /* The top of a lane's blocks, in content coordinates. */
 static inline double
-_smprof_timeline_lane_block_y (const SmprofTimelineRow *row,
+_smprof_timeline_lane_block_y (SmprofTimeline          *self,
+                               const SmprofTimelineRow *row,
                                guint                    lane)
 {
-  return row->y + SMPROF_TIMELINE_ROW_PAD + lane * SMPROF_TIMELINE_LANE_HEIGHT + SMPROF_TIMELINE_BLOCK_INSET;
+  return row->y + self->metrics.row_pad + lane * self->metrics.lane_height + self->metrics.block_inset;
 }
 
 /* smprof-timeline.c */
@@ -142,6 +166,7 @@ void                      _smprof_timeline_invalidate_overlay (SmprofTimeline   
 void                      _smprof_timeline_set_selection_internal (SmprofTimeline       *self,
                                                                SmprofTimelineSelection  *selection,
                                                                gboolean                  follows_nodes);
+void                      _smprof_timeline_natural_height_changed (SmprofTimeline       *self);
 void                      _smprof_timeline_set_layout         (SmprofTimeline           *self,
                                                                SmprofTimelineLayout     *layout);
 
@@ -167,6 +192,7 @@ const SmprofTimelineItem *_smprof_timeline_item_at            (SmprofTimeline   
                                                                double                    x,
                                                                double                    y);
 void                      _smprof_timeline_rebuild_rows       (SmprofTimeline           *self);
+void                      _smprof_timeline_fit_rows           (SmprofTimeline           *self);
 guint                    *_smprof_timeline_dup_row_nodes      (SmprofTimeline           *self,
                                                                guint                    *n_nodes);
 char                    **_smprof_timeline_dup_node_ids       (SmprofTimeline           *self,

@@ -160,7 +160,7 @@ _smprof_timeline_update_adjustments (SmprofTimeline *self)
     gtk_adjustment_configure (self->vadjustment,
                               self->vscroll,
                               0, MAX (self->content_height, rows_height),
-                              SMPROF_TIMELINE_LANE_HEIGHT, rows_height * 0.9, rows_height);
+                              self->metrics.lane_height, rows_height * 0.9, rows_height);
 
   self->in_adjustment_update = FALSE;
 }

@@ -38,6 +38,7 @@ enum {
   PROP_VISIBLE_NODES,
   PROP_ALIGN_BY_STEP,
   PROP_SELECTION,
+  PROP_NATURAL_HEIGHT,
   N_PROPS,
 
   PROP_HADJUSTMENT = N_PROPS,
@@ -199,7 +200,7 @@ smprof_timeline_measure (GtkWidget      *widget,
 {
   SmprofTimeline *self = SMPROF_TIMELINE (widget);
   int chrome = SMPROF_TIMELINE_RULER_HEIGHT + SMPROF_TIMELINE_LEGEND_HEIGHT;
-  int one_row = 2 * SMPROF_TIMELINE_ROW_PAD + SMPROF_TIMELINE_LANE_HEIGHT;
+  int one_row = 2 + SMPROF_TIMELINE_MIN_LANE_HEIGHT;
 
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     {
@@ -208,8 +209,9 @@ smprof_timeline_measure (GtkWidget      *widget,
     }
   else
     {
+      /* Naturally every row at its comfortable size; rows shrink to fit less. */
       *minimum = chrome + one_row;
-      *natural = chrome + MAX (one_row, (int) ceil (self->content_height));
+      *natural = chrome + MAX (one_row, (int) ceil (self->natural_height));
     }
 }
 
@@ -221,6 +223,8 @@ smprof_timeline_size_allocate (GtkWidget *widget,
 {
   SmprofTimeline *self = SMPROF_TIMELINE (widget);
 
+  /* Rows take the height they are given. */
+  _smprof_timeline_fit_rows (self);
   _smprof_timeline_set_vscroll (self, self->vscroll);
   _smprof_timeline_update_adjustments (self);
   _smprof_timeline_outliers_size_allocate (self);
@@ -440,6 +444,17 @@ smprof_timeline_class_init (SmprofTimelineClass *klass)
    *
    * What is selected: a SmprofTimelineSelection, or %NULL.
    */
+  /**
+   * SmprofTimeline:natural-height:
+   *
+   * The height every shown row takes at its comfortable size, ruler and
+   * legend included: what the timeline would like to get (it fits its rows
+   * into less).
+   */
+  properties[PROP_NATURAL_HEIGHT] =
+    g_param_spec_double ("natural-height", NULL, NULL, 0, G_MAXDOUBLE, 0,
+                         (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
   properties[PROP_SELECTION] =
     g_param_spec_boxed ("selection", NULL, NULL,
                         SMPROF_TYPE_TIMELINE_SELECTION,
@@ -487,6 +502,7 @@ smprof_timeline_init (SmprofTimeline *self)
   self->text = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
   pango_layout_set_ellipsize (self->text, PANGO_ELLIPSIZE_MIDDLE);
   self->small_text = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
+  pango_layout_set_ellipsize (self->small_text, PANGO_ELLIPSIZE_MIDDLE);
   attrs = pango_attr_list_new ();
   pango_attr_list_insert (attrs, pango_attr_scale_new (0.82));
   pango_layout_set_attributes (self->small_text, attrs);
@@ -653,4 +669,24 @@ smprof_timeline_get_layout (SmprofTimeline *self)
   g_return_val_if_fail (SMPROF_IS_TIMELINE (self), NULL);
 
   return self->layout;
+}
+
+/**
+ * smprof_timeline_get_natural_height:
+ * @self: a timeline
+ *
+ * Returns: #SmprofTimeline:natural-height
+ */
+double
+smprof_timeline_get_natural_height (SmprofTimeline *self)
+{
+  g_return_val_if_fail (SMPROF_IS_TIMELINE (self), 0);
+
+  return self->natural_height + SMPROF_TIMELINE_RULER_HEIGHT + SMPROF_TIMELINE_LEGEND_HEIGHT;
+}
+
+void
+_smprof_timeline_natural_height_changed (SmprofTimeline *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NATURAL_HEIGHT]);
 }

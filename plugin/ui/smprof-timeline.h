@@ -33,6 +33,7 @@ gboolean                 smprof_timeline_get_align_by_step    (SmprofTimeline   
 void                     smprof_timeline_set_align_by_step    (SmprofTimeline          *self,
                                                                gboolean                 align_by_step);
 SmprofTimelineLayout    *smprof_timeline_get_layout           (SmprofTimeline          *self);
+double                   smprof_timeline_get_natural_height   (SmprofTimeline          *self);
 
 SmprofTimelineSelection *smprof_timeline_get_selection        (SmprofTimeline          *self);
 GPtrArray               *smprof_timeline_get_selected_records (SmprofTimeline          *self);

@@ -6,10 +6,12 @@
 
 #pragma once
 
-#include <glib.h>
+#include <gtk/gtk.h>
 
 G_BEGIN_DECLS
 
-void smprof_ui_ensure_resources (void);
+void     smprof_ui_ensure_resources  (void);
+void     smprof_ui_follow_scroll_end (GtkScrolledWindow *scroller);
+void     smprof_ui_scroll_to_end     (GtkScrolledWindow *scroller);
 
 G_END_DECLS
