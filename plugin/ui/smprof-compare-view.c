@@ -46,17 +46,6 @@ static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (SmprofCompareView, smprof_compare_view, GTK_TYPE_WIDGET)
 
-/* A light text colour means a dark theme (there is no style manager without
- * libadwaita). */
-static gboolean
-is_dark (GtkWidget *widget)
-{
-  GdkRGBA fg;
-
-  gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
-  return 0.2126 * fg.red + 0.7152 * fg.green + 0.0722 * fg.blue > 0.5;
-}
-
 static void
 draw_swatch (GtkDrawingArea *area,
              cairo_t        *cr,
@@ -65,7 +54,7 @@ draw_swatch (GtkDrawingArea *area,
              gpointer        user_data)
 {
   SmprofDiffSide side = GPOINTER_TO_INT (user_data);
-  gboolean dark = is_dark (GTK_WIDGET (area));
+  gboolean dark = smprof_ui_widget_is_dark (GTK_WIDGET (area));
   GdkRGBA fill, edge;
 
   smprof_timeline_compare_color (side, dark, 0.45, &fill);

@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "smprof-node-matrix-private.h"
+#include "smprof-ui.h"
 #include "smprof-ui-format.h"
 
 /* ColorBrewer's RdBu, a diverging scale that colour-blind readers can tell
@@ -57,22 +58,10 @@ smprof_node_matrix_ratio_color (double    ratio,
   color->alpha = 1;
 }
 
-static double
-luminance (const GdkRGBA *color)
-{
-  return 0.2126 * color->red + 0.7152 * color->green + 0.0722 * color->blue;
-}
-
 gboolean
 _smprof_node_matrix_update_dark (SmprofNodeMatrix *self)
 {
-  GdkRGBA fg;
-  gboolean dark;
-
-  /* Without libadwaita there is no style manager: a light text colour means
-   * a dark theme. */
-  gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (self)), &fg);
-  dark = luminance (&fg) > 0.5;
+  gboolean dark = smprof_ui_widget_is_dark (GTK_WIDGET (self));
 
   if (dark == self->dark)
     return FALSE;
@@ -285,7 +274,7 @@ render_cells (SmprofNodeMatrix *self,
         /* Black or white, whichever reads on the fill */
         if (fill.alpha < 1)
           gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (self)), &ink);
-        else if (luminance (&fill) > 0.45)
+        else if (smprof_ui_luminance (&fill) > 0.45)
           ink = (GdkRGBA) { 0, 0, 0, 0.87 };
         else
           ink = (GdkRGBA) { 1, 1, 1, 0.95 };

@@ -47,11 +47,10 @@ draw_legend (GtkDrawingArea *area,
              gpointer        user_data)
 {
   cairo_pattern_t *gradient = cairo_pattern_create_linear (0, 0, width, 0);
+  gboolean dark = smprof_ui_widget_is_dark (GTK_WIDGET (area));
   GdkRGBA fg;
-  gboolean dark;
 
   gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (area)), &fg);
-  dark = 0.2126 * fg.red + 0.7152 * fg.green + 0.0722 * fg.blue > 0.5;
 
   for (guint i = 0; i < LEGEND_STOPS; i++)
     {

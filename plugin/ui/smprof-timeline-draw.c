@@ -20,6 +20,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "smprof-timeline-private.h"
+#include "smprof-ui.h"
 
 /* Drawing --------------------------------------------------------------------------- */
 
@@ -200,7 +201,7 @@ draw_block (SmprofTimeline           *self,
       pango_layout_get_pixel_size (self->small_text, &w, &h);
       if (w + 6 <= cx1 - cx0 && h <= _smprof_timeline_block_height (self) + 2)
         {
-          if (_smprof_timeline_luminance (&color) > 0.5)
+          if (smprof_ui_luminance (&color) > 0.5)
             text_color = (GdkRGBA) { 0, 0, 0, 0.85 };
           else
             text_color = (GdkRGBA) { 1, 1, 1, 1 };
@@ -595,7 +596,7 @@ update_style (SmprofTimeline *self)
   gboolean dark;
 
   gtk_style_context_get_color (context, &fg);
-  dark = _smprof_timeline_luminance (&fg) > 0.5;
+  dark = smprof_ui_widget_is_dark (GTK_WIDGET (self));
 
   if (!gdk_rgba_equal (&fg, &self->fg) || dark != self->dark)
     {

@@ -276,7 +276,6 @@ void                      _smprof_timeline_get_step_color     (SmprofMode       
                                                                gboolean                  dark,
                                                                GdkRGBA                  *color);
 const char               *_smprof_timeline_phase_label        (SmprofPhase               phase);
-double                    _smprof_timeline_luminance          (const GdkRGBA            *c);
 GdkRGBA                   _smprof_timeline_accent_color       (SmprofTimeline           *self,
                                                                double                    alpha);
 

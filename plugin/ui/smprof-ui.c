@@ -23,6 +23,47 @@ smprof_ui_ensure_resources (void)
 }
 
 /* ------------------------------------------------------------------------ */
+/* Light or dark                                                            */
+
+/**
+ * smprof_ui_luminance:
+ * @color: a colour
+ *
+ * Returns: its relative luminance (sRGB weights, on the stored channels),
+ *   0 for black to 1 for white
+ */
+double
+smprof_ui_luminance (const GdkRGBA *color)
+{
+  return 0.2126 * color->red + 0.7152 * color->green + 0.0722 * color->blue;
+}
+
+/**
+ * smprof_ui_widget_is_dark:
+ * @widget: a widget
+ *
+ * Whether @widget is drawn in a dark style: its text colour is light. The
+ * one rule every widget of the plugin draws its palettes by, so they agree;
+ * it holds in any host and style (the plugin does not assume the host's
+ * style manager).
+ *
+ * Returns: %TRUE in a dark style
+ */
+gboolean
+smprof_ui_widget_is_dark (GtkWidget *widget)
+{
+  GdkRGBA fg;
+
+  g_return_val_if_fail (GTK_IS_WIDGET (widget), FALSE);
+
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
+  G_GNUC_END_IGNORE_DEPRECATIONS
+
+  return smprof_ui_luminance (&fg) > 0.5;
+}
+
+/* ------------------------------------------------------------------------ */
 /* Keeping the end of a scrolled window in view                             */
 
 typedef struct
