@@ -10,10 +10,12 @@
 #include "smprof-paned-memory.h"
 
 /* The timeline takes the height its rows need at their comfortable size,
- * up to TIMELINE_SHARE of the page: a job of two nodes leaves the answer
- * (the Functions table, the flame graph) nearly all the height, a job of
- * many nodes gets compact rows in a larger timeline. Until the user drags a
- * handle; then where the user left it (smprof-paned-memory.c). */
+ * up to TIMELINE_SHARE of the page and never leaving the views below less
+ * than MIN_VIEWS: a job of two nodes leaves the answer (the Functions
+ * table, the flame graph) nearly all the height, a job of many nodes gets
+ * compact rows in a larger timeline (64 nodes at 1920x1080: 45 rows, and 15
+ * rows of functions). Until the user drags a handle; then where the user
+ * left it (smprof-paned-memory.c). */
 
 #define TIMELINE_SHARE  0.6
 #define SIDEBAR_WIDTH   210
@@ -25,12 +27,13 @@ timeline_position (GtkPaned *paned,
                    gpointer  user_data)
 {
   SmprofJobPage *self = user_data;
-  int toolbar = 0, timeline;
+  int toolbar = 0, overview = 0, timeline;
 
-  gtk_widget_measure (GTK_WIDGET (self->timeline_toolbar), GTK_ORIENTATION_VERTICAL, -1, NULL, &toolbar, NULL, NULL);
+  gtk_widget_measure (self->timeline_toolbar, GTK_ORIENTATION_VERTICAL, -1, NULL, &toolbar, NULL, NULL);
+  gtk_widget_measure (self->timeline_overview, GTK_ORIENTATION_VERTICAL, -1, NULL, &overview, NULL, NULL);
   timeline = (int) ceil (smprof_timeline_get_natural_height (self->timeline));
 
-  return MIN (toolbar + timeline, MAX ((int) (height * TIMELINE_SHARE), height - MIN_VIEWS));
+  return MIN (toolbar + overview + timeline, MIN ((int) (height * TIMELINE_SHARE), height - MIN_VIEWS));
 }
 
 static int

@@ -88,6 +88,7 @@ struct _SmprofJobPage
   GtkPaned             *timeline_paned;
   GtkBox               *timeline_slot;
   GtkWidget            *timeline_toolbar;
+  GtkWidget            *timeline_overview;
   SmprofTimeline       *timeline;
   GtkToggleButton      *outliers_button;
   GtkLabel             *outliers_label;

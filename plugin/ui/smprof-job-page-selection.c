@@ -41,11 +41,27 @@ _smprof_job_page_sync_timeline (SmprofJobPage *self)
   self->syncing = FALSE;
 }
 
+/* A preset zooms to what it selects (the whole job: to everything, the
+ * wall clock in full); a drag or a click on the timeline leaves the view. */
+static void
+zoom_to_preset (SmprofJobPage *self)
+{
+  SmprofPreset preset = smprof_session_get_preset (self->session);
+
+  if (preset == SMPROF_PRESET_WHOLE_JOB)
+    smprof_timeline_zoom_reset (self->timeline);
+  else if (preset != SMPROF_PRESET_NONE)
+    smprof_timeline_zoom_to_selection (self->timeline);
+}
+
 static void
 session_selection_changed_cb (SmprofJobPage *self)
 {
-  if (!self->syncing)
-    _smprof_job_page_sync_timeline (self);
+  if (self->syncing)
+    return;
+
+  _smprof_job_page_sync_timeline (self);
+  zoom_to_preset (self);
 }
 
 /* The timeline shows the profiler's intervals of the chosen nodes. */
@@ -56,6 +72,7 @@ sync_profiler (SmprofJobPage *self)
   smprof_timeline_set_visible_nodes (self->timeline, smprof_session_get_chosen_node_ids (self->session));
   smprof_timeline_set_profiler (self->timeline, smprof_session_get_profiler (self->session));
   self->syncing = FALSE;
+  smprof_timeline_frame_training_loop (self->timeline);
   _smprof_job_page_sync_timeline (self);
 }
 
@@ -143,10 +160,15 @@ _smprof_job_page_selection_init (SmprofJobPage *self)
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "job-page.zoom-to-selection", FALSE);
 
-  /* The timeline gets its profiler before the job, so it lays out the job once. */
+  /* The timeline gets its profiler before the job, so it lays out the job
+   * once. It opens aligned by step (node clocks differ; steps line up) on
+   * the training loop: initialization and finalization often take most of
+   * the wall clock, and Fit shows it all. */
   self->syncing = TRUE;
+  smprof_timeline_set_align_by_step (self->timeline, TRUE);
   smprof_timeline_set_profiler (self->timeline, smprof_session_get_profiler (self->session));
   smprof_timeline_set_job (self->timeline, smprof_session_get_job (self->session));
   self->syncing = FALSE;
+  smprof_timeline_frame_training_loop (self->timeline);
   _smprof_job_page_sync_timeline (self);
 }

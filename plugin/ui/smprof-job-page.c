@@ -5,6 +5,7 @@
  */
 
 #include "smprof-job-page-private.h"
+#include "smprof-timeline-overview.h"
 #include "smprof-ui.h"
 
 /* The page of one job: a header (name, nodes, profiler, Export), presets on
@@ -277,6 +278,7 @@ smprof_job_page_class_init (SmprofJobPageClass *klass)
                   G_TYPE_NONE, 0);
 
   g_type_ensure (SMPROF_TYPE_TIMELINE);
+  g_type_ensure (SMPROF_TYPE_TIMELINE_OVERVIEW);
   g_type_ensure (SMPROF_TYPE_NODE_CHOOSER);
   g_type_ensure (SMPROF_TYPE_FUNCTION_TABLE);
   g_type_ensure (SMPROF_TYPE_CALL_TREE_VIEW);
@@ -317,6 +319,7 @@ smprof_job_page_class_init (SmprofJobPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, timeline_paned);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, timeline_slot);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, timeline_toolbar);
+  gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, timeline_overview);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, timeline);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, outliers_button);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, outliers_label);

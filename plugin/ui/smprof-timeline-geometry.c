@@ -33,7 +33,7 @@ double
 _smprof_timeline_rows_height (SmprofTimeline *self)
 {
   return MAX (0, gtk_widget_get_height (GTK_WIDGET (self)) -
-                 SMPROF_TIMELINE_RULER_HEIGHT - SMPROF_TIMELINE_LEGEND_HEIGHT);
+                 SMPROF_TIMELINE_RULER_HEIGHT - _smprof_timeline_legend_height (self));
 }
 
 void

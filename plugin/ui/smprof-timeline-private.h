@@ -6,6 +6,7 @@
 
 #pragma once
 
+#include "smprof-diff.h"
 #include "smprof-timeline.h"
 #include "smprof-timeline-steps.h"
 
@@ -75,6 +76,11 @@ struct _SmprofTimeline
   double                    content_height;
   double                    natural_height;  /* content_height at the comfortable sizes */
   double                    label_width;
+  /* The legend's lines at legend_width (with or without the comparison's
+   * entries): measured once per width, not on every hit test */
+  double                    legend_width;
+  gboolean                  legend_comparing;
+  guint                     legend_lines;
   SmprofTimelineMetrics     metrics;
   gboolean                  align_by_step;
 
@@ -83,6 +89,8 @@ struct _SmprofTimeline
   double                    view_span;
   double                    vscroll;
   gboolean                  view_fit;        /* follow the extent (nothing zoomed yet) */
+  gboolean                  view_training;   /* follow the training loop's extent */
+  gboolean                  in_framing;
 
   GtkAdjustment            *hadjustment;
   GtkAdjustment            *vadjustment;
@@ -167,6 +175,7 @@ void                      _smprof_timeline_set_selection_internal (SmprofTimelin
                                                                SmprofTimelineSelection  *selection,
                                                                gboolean                  follows_nodes);
 void                      _smprof_timeline_natural_height_changed (SmprofTimeline       *self);
+void                      _smprof_timeline_view_changed       (SmprofTimeline           *self);
 void                      _smprof_timeline_set_layout         (SmprofTimeline           *self,
                                                                SmprofTimelineLayout     *layout);
 
@@ -214,6 +223,7 @@ void                      _smprof_timeline_set_view           (SmprofTimeline   
                                                                double                    start,
                                                                double                    span);
 void                      _smprof_timeline_reset_view         (SmprofTimeline           *self);
+void                      _smprof_timeline_refit_view         (SmprofTimeline           *self);
 void                      _smprof_timeline_zoom_around        (SmprofTimeline           *self,
                                                                double                    factor,
                                                                double                    value);
@@ -296,6 +306,9 @@ void                      _smprof_timeline_draw_row_labels    (SmprofTimeline   
                                                                double                    rows_height);
 void                      _smprof_timeline_draw_legend        (SmprofTimeline           *self,
                                                                GtkSnapshot              *snapshot);
+double                    _smprof_timeline_legend_height      (SmprofTimeline           *self);
+guint                     _smprof_timeline_get_legend_lines   (SmprofTimeline           *self,
+                                                               double                   *right);
 
 /* smprof-timeline-tooltip.c */
 gboolean                  _smprof_timeline_query_tooltip      (GtkWidget                *widget,
@@ -324,11 +337,16 @@ void                      _smprof_timeline_drag_end           (SmprofTimeline   
 void                      _smprof_timeline_compare_dispose    (SmprofTimeline           *self);
 void                      _smprof_timeline_draw_compare       (SmprofTimeline           *self,
                                                                GtkSnapshot              *snapshot);
-void                      _smprof_timeline_draw_compare_legend (SmprofTimeline          *self,
+const char               *_smprof_timeline_compare_side_label (SmprofDiffSide          side);
+void                      _smprof_timeline_draw_compare_swatch (SmprofTimeline          *self,
                                                                GtkSnapshot              *snapshot,
+                                                               SmprofDiffSide            side,
                                                                double                    x,
                                                                double                    y);
 guint                     _smprof_timeline_get_n_compare_items (SmprofTimeline          *self);
+gboolean                  _smprof_timeline_compare_span       (SmprofTimeline           *self,
+                                                               double                   *start,
+                                                               double                   *end);
 
 /* smprof-timeline-outliers.c */
 void                      _smprof_timeline_class_outliers_init (GObjectClass            *klass);

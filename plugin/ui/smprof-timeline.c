@@ -49,6 +49,7 @@ enum {
 
 enum {
   SELECTION_CHANGED,
+  VIEW_CHANGED,
   N_SIGNALS
 };
 
@@ -473,6 +474,18 @@ smprof_timeline_class_init (SmprofTimelineClass *klass)
    * The selection changed (by the user or by a call): read
    * SmprofTimeline:selection.
    */
+  /**
+   * SmprofTimeline::view-changed:
+   *
+   * The part of the axis shown changed (a zoom, a scroll, a fit).
+   */
+  signals[VIEW_CHANGED] =
+    g_signal_new ("view-changed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
+
   signals[SELECTION_CHANGED] =
     g_signal_new ("selection-changed",
                   G_TYPE_FROM_CLASS (klass),
@@ -623,10 +636,7 @@ smprof_timeline_set_visible_nodes (SmprofTimeline     *self,
 
   _smprof_timeline_rebuild_rows (self);
   self->vscroll = 0;
-  if (self->view_fit)
-    _smprof_timeline_reset_view (self);
-  else
-    _smprof_timeline_set_view (self, self->view_start, self->view_span);
+  _smprof_timeline_refit_view (self);
   _smprof_timeline_refresh_selection_for_nodes (self);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VISIBLE_NODES]);
@@ -654,7 +664,10 @@ smprof_timeline_set_align_by_step (SmprofTimeline *self,
   self->dragging = self->drag_pending = FALSE;
   self->hover_item = NULL;
   _smprof_timeline_invalidate_blocks (self);
-  _smprof_timeline_reset_view (self);
+  if (self->view_training)
+    smprof_timeline_frame_training_loop (self);
+  else
+    _smprof_timeline_reset_view (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ALIGN_BY_STEP]);
 }
 
@@ -682,11 +695,17 @@ smprof_timeline_get_natural_height (SmprofTimeline *self)
 {
   g_return_val_if_fail (SMPROF_IS_TIMELINE (self), 0);
 
-  return self->natural_height + SMPROF_TIMELINE_RULER_HEIGHT + SMPROF_TIMELINE_LEGEND_HEIGHT;
+  return self->natural_height + SMPROF_TIMELINE_RULER_HEIGHT + _smprof_timeline_legend_height (self);
 }
 
 void
 _smprof_timeline_natural_height_changed (SmprofTimeline *self)
 {
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NATURAL_HEIGHT]);
+}
+
+void
+_smprof_timeline_view_changed (SmprofTimeline *self)
+{
+  g_signal_emit (self, signals[VIEW_CHANGED], 0);
 }

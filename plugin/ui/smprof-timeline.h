@@ -52,6 +52,10 @@ void                     smprof_timeline_set_compare_records  (SmprofTimeline   
 void                     smprof_timeline_zoom_in              (SmprofTimeline          *self);
 void                     smprof_timeline_zoom_out             (SmprofTimeline          *self);
 void                     smprof_timeline_zoom_reset           (SmprofTimeline          *self);
+void                     smprof_timeline_frame_training_loop  (SmprofTimeline          *self);
+void                     smprof_timeline_get_full_extent      (SmprofTimeline          *self,
+                                                               double                  *start,
+                                                               double                  *end);
 void                     smprof_timeline_zoom_to_selection    (SmprofTimeline          *self);
 void                     smprof_timeline_get_visible_range    (SmprofTimeline          *self,
                                                                double                  *start,

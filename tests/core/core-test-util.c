@@ -83,6 +83,14 @@ core_test_remove_tree (const char *path)
   g_rmdir (path);
 }
 
+/* For g_ptr_array_sort(), which passes pointers to the elements. */
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return g_strcmp0 (*(const char * const *) a, *(const char * const *) b);
+}
+
 /* A job of @n_nodes nodes made of the first node of the real job @name
  * (tests/data/real-smdebug/@name), copied as "0-algo-1" … "N-algo-N+1"
  * with hard links (nothing is copied): a large multi-node job for the
@@ -128,7 +136,7 @@ core_test_make_nodes_job (const char *name,
       g_assert_no_error (error);
       while ((node = g_dir_read_name (nodes)) != NULL)
         g_ptr_array_add (names, g_strdup (node));
-      g_ptr_array_sort (names, (GCompareFunc) g_strcmp0);
+      g_ptr_array_sort (names, compare_names);
       g_assert_cmpuint (names->len, >, 0);
       g_assert_cmpint (g_mkdir_with_parents (target_dir, 0700), ==, 0);
 

@@ -437,7 +437,7 @@ test_flame_graphs_and_compare (gconstpointer data)
   g_assert_cmpfloat (table_height, >=, compare_height / 2);
   diff_rows = count_visible_rows (find_column_view (table, "diff-list"));
   g_test_message ("%dx%d: %u rows of the diff table visible", size[0], size[1], diff_rows);
-  g_assert_cmpuint (diff_rows, >=, size[1] >= 1000 ? 10 : 5);
+  g_assert_cmpuint (diff_rows, >=, size[1] >= 1000 ? 9u : 4u);
   g_assert_true (root_row_on_screen (smprof_compare_view_get_flame_graph (compare)));
 
   close_window (window);
