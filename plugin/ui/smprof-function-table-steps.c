@@ -176,6 +176,12 @@ smprof_function_table_set_step_stats (SmprofFunctionTable *self,
       _smprof_function_table_apply_steps (self, item, job);
     }
 
+  /* The rows changed in place, under a sort model that keeps each row's
+   * sort key from when the row came: sorted by a per-step column, the table
+   * would keep the previous selection's order. Sort again. */
+  if (n > 0)
+    gtk_sorter_changed (gtk_column_view_get_sorter (self->column_view), GTK_SORTER_CHANGE_DIFFERENT);
+
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STEP_STATS]);
 }
 

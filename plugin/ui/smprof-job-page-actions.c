@@ -18,9 +18,7 @@ preset_action (GtkWidget  *widget,
   SmprofJobPage *self = SMPROF_JOB_PAGE (widget);
   int preset = g_variant_get_int32 (parameter);
 
-  if (preset > SMPROF_PRESET_NONE && preset <= SMPROF_PRESET_LAST &&
-      smprof_session_preset_available (self->session, preset))
-    smprof_session_set_preset (self->session, preset);
+  _smprof_job_page_apply_preset (self, preset);
 }
 
 static void

@@ -91,12 +91,29 @@ _smprof_job_page_class_outliers_init (GtkWidgetClass *widget_class)
 {
   gtk_widget_class_bind_template_callback (widget_class, outliers_toggled_cb);
 
-  /* F8 / Shift+F8, as "next error" in editors: no Alt mnemonic or Ctrl
-   * shortcut of the page or the viewer uses them. */
   gtk_widget_class_install_action (widget_class, "job-page.next-outlier", NULL, next_outlier_action);
   gtk_widget_class_install_action (widget_class, "job-page.previous-outlier", NULL, next_outlier_action);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F8, 0, "job-page.next-outlier", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F8, GDK_SHIFT_MASK, "job-page.previous-outlier", NULL);
+}
+
+/* F8 / Shift+F8, as "next error" in editors: no Alt mnemonic or Ctrl
+ * shortcut of the page or the viewer uses them. GtkPaned binds F8 itself
+ * (to move the focus to its handle), and the page's panes hold the focus
+ * nearly always: the page takes the keys in the capture phase, before any
+ * child sees them. */
+static void
+add_capture_shortcuts (SmprofJobPage *self)
+{
+  GtkEventController *controller = gtk_shortcut_controller_new ();
+
+  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
+  gtk_shortcut_controller_set_scope (GTK_SHORTCUT_CONTROLLER (controller), GTK_SHORTCUT_SCOPE_LOCAL);
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (controller),
+                                        gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_F8, 0),
+                                                          gtk_named_action_new ("job-page.next-outlier")));
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (controller),
+                                        gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_F8, GDK_SHIFT_MASK),
+                                                          gtk_named_action_new ("job-page.previous-outlier")));
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
 }
 
 void
@@ -107,6 +124,7 @@ _smprof_job_page_outliers_init (SmprofJobPage *self)
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->outliers_label), smprof_step_outlier_rule_description ());
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "job-page.next-outlier", FALSE);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "job-page.previous-outlier", FALSE);
+  add_capture_shortcuts (self);
 
   g_signal_connect_object (self->session, "notify::job-step-stats", G_CALLBACK (job_step_stats_cb), self,
                            G_CONNECT_SWAPPED);

@@ -96,6 +96,31 @@ _smprof_job_page_sync_presets (SmprofJobPage *self)
                             smprof_session_preset_available (self->session, SMPROF_PRESET_BETWEEN_MODES));
 }
 
+/**
+ * _smprof_job_page_apply_preset:
+ * @self: a job page
+ * @preset: the preset a row, a key or an action asks for
+ *
+ * Applies @preset when the job has it. A step number still being typed
+ * counts first: Alt+7 pressed in the step field uses the number shown, not
+ * the one before it.
+ */
+void
+_smprof_job_page_apply_preset (SmprofJobPage *self,
+                               SmprofPreset   preset)
+{
+  if (preset <= SMPROF_PRESET_NONE || preset > SMPROF_PRESET_LAST ||
+      !smprof_session_preset_available (self->session, preset))
+    return;
+
+  if (preset == SMPROF_PRESET_STEPS)
+    {
+      gtk_spin_button_update (self->first_step_spin);
+      gtk_spin_button_update (self->last_step_spin);
+    }
+  smprof_session_set_preset (self->session, preset);
+}
+
 static void
 preset_row_activated_cb (SmprofJobPage *self,
                          GtkListBoxRow *row,
@@ -104,8 +129,7 @@ preset_row_activated_cb (SmprofJobPage *self,
   for (guint i = 0; i < G_N_ELEMENTS (row_presets); i++)
     if (_smprof_job_page_row_for_preset (self, row_presets[i]) == row)
       {
-        if (smprof_session_preset_available (self->session, row_presets[i]))
-          smprof_session_set_preset (self->session, row_presets[i]);
+        _smprof_job_page_apply_preset (self, row_presets[i]);
         return;
       }
 }

@@ -168,6 +168,8 @@ void           _smprof_job_page_presets_init       (SmprofJobPage  *self);
 GtkListBoxRow *_smprof_job_page_row_for_preset     (SmprofJobPage  *self,
                                                     SmprofPreset    preset);
 void           _smprof_job_page_sync_presets       (SmprofJobPage  *self);
+void           _smprof_job_page_apply_preset       (SmprofJobPage  *self,
+                                                    SmprofPreset    preset);
 
 /* smprof-job-page-refresh.c */
 void     _smprof_job_page_refresh_init         (SmprofJobPage  *self);
