@@ -8,6 +8,8 @@
 
 #include "smprof-compare-view.h"
 #include "smprof-core-enums.h"
+#include "smprof-paned-memory.h"
+#include "smprof-ui.h"
 #include "smprof-timeline-compare.h"
 
 struct _SmprofCompareView
@@ -24,9 +26,15 @@ struct _SmprofCompareView
   GtkLabel            *status_label;
   GtkDropDown         *normalize_dropdown;
   GtkAdjustment       *min_delta_adjustment;
+  GtkPaned            *paned;
+  GtkScrolledWindow   *graph_scroller;
   SmprofFlameGraph    *flame_graph;
   SmprofDiffTable     *table;
 };
+
+/* The differential graph's share of the height: the table keeps the rest,
+ * more than half of the view with the header above them. */
+#define GRAPH_SHARE 0.4
 
 enum {
   PROP_0,
@@ -39,17 +47,6 @@ static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (SmprofCompareView, smprof_compare_view, GTK_TYPE_WIDGET)
 
-/* A light text colour means a dark theme (there is no style manager without
- * libadwaita). */
-static gboolean
-is_dark (GtkWidget *widget)
-{
-  GdkRGBA fg;
-
-  gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
-  return 0.2126 * fg.red + 0.7152 * fg.green + 0.0722 * fg.blue > 0.5;
-}
-
 static void
 draw_swatch (GtkDrawingArea *area,
              cairo_t        *cr,
@@ -58,7 +55,7 @@ draw_swatch (GtkDrawingArea *area,
              gpointer        user_data)
 {
   SmprofDiffSide side = GPOINTER_TO_INT (user_data);
-  gboolean dark = is_dark (GTK_WIDGET (area));
+  gboolean dark = smprof_ui_widget_is_dark (GTK_WIDGET (area));
   GdkRGBA fill, edge;
 
   smprof_timeline_compare_color (side, dark, 0.45, &fill);
@@ -173,6 +170,8 @@ smprof_compare_view_class_init (SmprofCompareViewClass *klass)
   g_type_ensure (SMPROF_TYPE_DIFF_TABLE);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/smprof/Viewer/plugins/sagemaker/smprof-compare-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, SmprofCompareView, paned);
+  gtk_widget_class_bind_template_child (widget_class, SmprofCompareView, graph_scroller);
   gtk_widget_class_bind_template_child (widget_class, SmprofCompareView, a_swatch);
   gtk_widget_class_bind_template_child (widget_class, SmprofCompareView, b_swatch);
   gtk_widget_class_bind_template_child (widget_class, SmprofCompareView, a_label);
@@ -186,10 +185,22 @@ smprof_compare_view_class_init (SmprofCompareViewClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, min_delta_changed_cb);
 }
 
+static int
+graph_position (GtkPaned *paned,
+                int       height,
+                gpointer  user_data)
+{
+  return (int) (height * GRAPH_SHARE);
+}
+
 static void
 smprof_compare_view_init (SmprofCompareView *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  /* The roots are the graph's bottom row: in view however short it is. */
+  smprof_ui_follow_scroll_end (self->graph_scroller);
+  smprof_paned_memory_attach (self->paned, "compare-graph-height", graph_position, NULL, NULL);
 
   gtk_drawing_area_set_draw_func (self->a_swatch, draw_swatch, GINT_TO_POINTER (SMPROF_DIFF_A), NULL);
   gtk_drawing_area_set_draw_func (self->b_swatch, draw_swatch, GINT_TO_POINTER (SMPROF_DIFF_B), NULL);
@@ -229,6 +240,7 @@ smprof_compare_view_set_diff (SmprofCompareView *self,
 
   smprof_flame_graph_set_diff (self->flame_graph, diff);
   smprof_diff_table_set_diff (self->table, diff);
+  smprof_ui_scroll_to_end (self->graph_scroller);
 }
 
 SmprofDiff *

@@ -9,6 +9,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "smprof-flame-graph-private.h"
+#include "smprof-ui.h"
 #include "smprof-ui-format.h"
 
 /* The flame graph's geometry and drawing: where a frame is on screen and
@@ -195,13 +196,7 @@ render_frames (SmprofFlameGraph *self,
 gboolean
 _smprof_flame_graph_update_dark (SmprofFlameGraph *self)
 {
-  GdkRGBA fg;
-  gboolean dark;
-
-  /* Without libadwaita there is no style manager: a light text colour means
-   * a dark theme. */
-  gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (self)), &fg);
-  dark = 0.2126 * fg.red + 0.7152 * fg.green + 0.0722 * fg.blue > 0.5;
+  gboolean dark = smprof_ui_widget_is_dark (GTK_WIDGET (self));
 
   if (dark == self->dark)
     return FALSE;

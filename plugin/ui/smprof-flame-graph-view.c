@@ -18,8 +18,6 @@ struct _SmprofFlameGraphView
 {
   GtkWidget          parent_instance;
 
-  gboolean           at_bottom;
-
   /* Template widgets */
   GtkButton         *back_button;
   GtkButton         *reset_button;
@@ -188,37 +186,10 @@ update_breadcrumbs (SmprofFlameGraphView *self)
 }
 
 static void
-scroll_to_bottom (SmprofFlameGraphView *self)
-{
-  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->scroller);
-
-  gtk_adjustment_set_value (adjustment,
-                            gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment));
-}
-
-/* The root row is at the bottom: keep it in view when the graph grows or
- * shrinks, unless the user scrolled away from it. */
-static void
-adjustment_changed_cb (SmprofFlameGraphView *self)
-{
-  if (self->at_bottom)
-    scroll_to_bottom (self);
-}
-
-static void
-adjustment_value_changed_cb (SmprofFlameGraphView *self,
-                             GtkAdjustment        *adjustment)
-{
-  self->at_bottom = gtk_adjustment_get_value (adjustment) >=
-                    gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment) - 1;
-}
-
-static void
 zoom_changed_cb (SmprofFlameGraphView *self)
 {
   update_breadcrumbs (self);
-  self->at_bottom = TRUE;
-  scroll_to_bottom (self);
+  smprof_ui_scroll_to_end (self->scroller);
 }
 
 static void
@@ -337,15 +308,11 @@ smprof_flame_graph_view_class_init (SmprofFlameGraphViewClass *klass)
 static void
 smprof_flame_graph_view_init (SmprofFlameGraphView *self)
 {
-  GtkAdjustment *adjustment;
-
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  self->at_bottom = TRUE;
-  adjustment = gtk_scrolled_window_get_vadjustment (self->scroller);
-  g_signal_connect_object (adjustment, "changed", G_CALLBACK (adjustment_changed_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (adjustment, "value-changed", G_CALLBACK (adjustment_value_changed_cb), self,
-                           G_CONNECT_SWAPPED);
+  /* The root row is at the bottom: keep it in view when the graph grows or
+   * shrinks, unless the user scrolled away from it. */
+  smprof_ui_follow_scroll_end (self->scroller);
 
   _smprof_flame_graph_view_scheme_init (GTK_WIDGET (self), self->flame_graph);
 

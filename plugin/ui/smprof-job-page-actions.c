@@ -18,9 +18,7 @@ preset_action (GtkWidget  *widget,
   SmprofJobPage *self = SMPROF_JOB_PAGE (widget);
   int preset = g_variant_get_int32 (parameter);
 
-  if (preset > SMPROF_JOB_PAGE_PRESET_NONE && preset <= SMPROF_JOB_PAGE_PRESET_BETWEEN_MODES &&
-      gtk_widget_get_sensitive (GTK_WIDGET (_smprof_job_page_row_for_preset (self, preset))))
-    smprof_job_page_set_preset (self, preset);
+  _smprof_job_page_apply_preset (self, preset);
 }
 
 static void
@@ -70,8 +68,8 @@ _smprof_job_page_class_actions_init (GtkWidgetClass *widget_class)
 
   /* Presets: Alt+1 … Alt+8 */
   gtk_widget_class_install_action (widget_class, "job-page.preset", "i", preset_action);
-  for (int preset = SMPROF_JOB_PAGE_PRESET_WHOLE_JOB; preset <= SMPROF_JOB_PAGE_PRESET_BETWEEN_MODES; preset++)
-    gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1 + preset - SMPROF_JOB_PAGE_PRESET_WHOLE_JOB,
+  for (int preset = SMPROF_PRESET_WHOLE_JOB; preset <= SMPROF_PRESET_LAST; preset++)
+    gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1 + preset - SMPROF_PRESET_WHOLE_JOB,
                                          GDK_ALT_MASK, "job-page.preset", "i", preset);
 
   /* Views: Ctrl+1 Functions, Ctrl+2 Call tree, Ctrl+3 Flame graph, Ctrl+4

@@ -18,6 +18,7 @@
 
 #define TOAST_SECONDS 5
 
+
 static const struct
 {
   const char *action;
@@ -44,7 +45,7 @@ hide_toast_cb (gpointer data)
 {
   SmprofJobPage *self = data;
 
-  self->toast_source = 0;
+  self->export->toast_source = 0;
   gtk_revealer_set_reveal_child (self->toast_revealer, FALSE);
 
   return G_SOURCE_REMOVE;
@@ -58,8 +59,8 @@ _smprof_job_page_show_toast (SmprofJobPage *self,
   gtk_label_set_label (self->toast_label, message);
   gtk_revealer_set_reveal_child (self->toast_revealer, TRUE);
 
-  g_clear_handle_id (&self->toast_source, g_source_remove);
-  self->toast_source = g_timeout_add_seconds (TOAST_SECONDS, hide_toast_cb, self);
+  g_clear_handle_id (&self->export->toast_source, g_source_remove);
+  self->export->toast_source = g_timeout_add_seconds (TOAST_SECONDS, hide_toast_cb, self);
 }
 
 /* An error, in a bar at the top of the page until closed. */
@@ -67,7 +68,7 @@ void
 _smprof_job_page_show_error (SmprofJobPage *self,
                              const char    *message)
 {
-  g_clear_handle_id (&self->toast_source, g_source_remove);
+  g_clear_handle_id (&self->export->toast_source, g_source_remove);
   gtk_revealer_set_reveal_child (self->toast_revealer, FALSE);
 
   gtk_label_set_label (self->error_label, message);
@@ -171,7 +172,8 @@ smprof_job_page_export_async (SmprofJobPage       *self,
   g_return_if_fail (G_IS_FILE (file));
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
-  export_profile_async (self, self->profile, self->profile_description, format, PICTURE_CHOICE_DEFAULT, file,
+  export_profile_async (self, smprof_session_get_profile (self->session), smprof_session_get_description (self->session),
+                        format, PICTURE_CHOICE_DEFAULT, file,
                         cancellable, callback, user_data);
 }
 
@@ -211,11 +213,12 @@ smprof_job_page_dup_export_name (SmprofJobPage      *self,
 {
   g_autofree char *location = NULL;
   g_autofree char *job = NULL;
+  const char *slug;
 
   g_return_val_if_fail (SMPROF_IS_JOB_PAGE (self), NULL);
   g_return_val_if_fail (format < SMPROF_EXPORT_N_FORMATS, NULL);
 
-  location = smprof_source_dup_location (smprof_job_get_source (self->job));
+  location = smprof_source_dup_location (smprof_job_get_source (smprof_session_get_job (self->session)));
   job = g_path_get_basename (location);
   if (job[0] == '\0' || g_str_equal (job, G_DIR_SEPARATOR_S) || g_str_equal (job, "."))
     {
@@ -223,7 +226,8 @@ smprof_job_page_dup_export_name (SmprofJobPage      *self,
       job = g_strdup ("smprof");
     }
 
-  return g_strdup_printf ("%s-%s%s", job, self->profile_slug != NULL ? self->profile_slug : "selection",
+  slug = smprof_session_get_slug (self->session);
+  return g_strdup_printf ("%s-%s%s", job, slug != NULL ? slug : "selection",
                           smprof_export_format_get_extension (format));
 }
 
@@ -324,8 +328,8 @@ _smprof_job_page_take_dialog_file (SmprofJobPage         *self,
       if (folder != NULL)
         smprof_ui_settings_set_export_folder (folder);
     }
-  if (file != NULL && self->export_cancellable == NULL)
-    self->export_cancellable = g_cancellable_new ();
+  if (file != NULL && self->export->cancellable == NULL)
+    self->export->cancellable = g_cancellable_new ();
 
   return file;
 }
@@ -363,8 +367,8 @@ add_picture_choices (SmprofJobPage  *self,
                      GtkFileChooser *chooser)
 {
   static const char *const directions[] = { "flame", "icicle", NULL };
-  const char *direction = self->picture_direction != NULL ? self->picture_direction : "flame";
-  const char *width = self->picture_width != NULL ? self->picture_width : "1200";
+  const char *direction = self->export->picture_direction != NULL ? self->export->picture_direction : "flame";
+  const char *width = self->export->picture_width != NULL ? self->export->picture_width : "1200";
   const char *ordered[G_N_ELEMENTS (picture_widths)];
   const char *labels[G_N_ELEMENTS (picture_widths)];
   g_autoptr(GPtrArray) owned = g_ptr_array_new_with_free_func (g_free);
@@ -399,15 +403,15 @@ take_picture_choice (SmprofJobPage  *self,
   if (g_strcmp0 (direction, "icicle") == 0 || g_strcmp0 (direction, "flame") == 0)
     {
       picture.direction = direction[0] == 'i' ? SMPROF_FLAME_DIRECTION_DOWN : SMPROF_FLAME_DIRECTION_UP;
-      g_free (self->picture_direction);
-      self->picture_direction = g_strdup (direction);
+      g_free (self->export->picture_direction);
+      self->export->picture_direction = g_strdup (direction);
     }
 
   if (width != NULL && g_strv_contains (picture_widths, width))
     {
       picture.width = g_ascii_strtod (width, NULL);
-      g_free (self->picture_width);
-      self->picture_width = g_strdup (width);
+      g_free (self->export->picture_width);
+      self->export->picture_width = g_strdup (width);
     }
 
   return picture;
@@ -422,7 +426,7 @@ export_dialog_response_cb (SmprofJobPage        *self,
   SmprofProfile *profile = g_object_get_data (G_OBJECT (dialog), "smprof-export-profile");
   const char *description = g_object_get_data (G_OBJECT (dialog), "smprof-export-description");
   g_autoptr(GtkFileChooserNative) owned = NULL;
-  g_autoptr(GFile) file = _smprof_job_page_take_dialog_file (self, &self->export_dialog, dialog, response, &owned);
+  g_autoptr(GFile) file = _smprof_job_page_take_dialog_file (self, &self->export->export_dialog, dialog, response, &owned);
   PictureChoice picture = PICTURE_CHOICE_DEFAULT;
 
   if (file == NULL)
@@ -432,7 +436,7 @@ export_dialog_response_cb (SmprofJobPage        *self,
     picture = take_picture_choice (self, GTK_FILE_CHOOSER (dialog));
 
   /* The selection as it was when the dialog opened. */
-  export_profile_async (self, profile, description, format, picture, file, self->export_cancellable,
+  export_profile_async (self, profile, description, format, picture, file, self->export->cancellable,
                         export_done_cb, g_object_ref (file));
 }
 
@@ -445,13 +449,13 @@ export_with_dialog (SmprofJobPage      *self,
   GtkFileChooserNative *dialog;
   GtkFileFilter *filter;
 
-  if (self->profile == NULL)
+  if (smprof_session_get_profile (self->session) == NULL)
     return;
 
-  if (self->export_dialog != NULL)
+  if (self->export->export_dialog != NULL)
     {
-      gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->export_dialog));
-      g_clear_object (&self->export_dialog);
+      gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->export->export_dialog));
+      g_clear_object (&self->export->export_dialog);
     }
 
   dialog = _smprof_job_page_new_save_dialog (self, _(export_formats[format].title));
@@ -470,12 +474,14 @@ export_with_dialog (SmprofJobPage      *self,
     add_picture_choices (self, GTK_FILE_CHOOSER (dialog));
 
   g_object_set_data (G_OBJECT (dialog), "smprof-export-format", GUINT_TO_POINTER (format));
-  g_object_set_data_full (G_OBJECT (dialog), "smprof-export-profile", g_object_ref (self->profile), g_object_unref);
-  g_object_set_data_full (G_OBJECT (dialog), "smprof-export-description", g_strdup (self->profile_description),
+  g_object_set_data_full (G_OBJECT (dialog), "smprof-export-profile",
+                          g_object_ref (smprof_session_get_profile (self->session)), g_object_unref);
+  g_object_set_data_full (G_OBJECT (dialog), "smprof-export-description",
+                          g_strdup (smprof_session_get_description (self->session)),
                           g_free);
   g_signal_connect_object (dialog, "response", G_CALLBACK (export_dialog_response_cb), self, G_CONNECT_SWAPPED);
 
-  self->export_dialog = dialog;
+  self->export->export_dialog = dialog;
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 
@@ -516,31 +522,57 @@ void
 _smprof_job_page_update_export_actions (SmprofJobPage *self)
 {
   GtkWidget *widget = GTK_WIDGET (self);
+  gboolean enabled = smprof_session_get_profile (self->session) != NULL;
 
-  gtk_widget_action_set_enabled (widget, "job-page.export", self->profile != NULL);
-  gtk_widget_action_set_enabled (widget, "job-page.export-report", self->profile != NULL);
+  gtk_widget_action_set_enabled (widget, "job-page.export", enabled);
+  gtk_widget_action_set_enabled (widget, "job-page.export-report", enabled);
   for (guint i = 0; i < SMPROF_EXPORT_N_FORMATS; i++)
-    gtk_widget_action_set_enabled (widget, export_formats[i].action, self->profile != NULL);
+    gtk_widget_action_set_enabled (widget, export_formats[i].action, enabled);
+}
+
+void
+_smprof_job_page_export_init (SmprofJobPage *self)
+{
+  self->export = g_new0 (SmprofJobPageExport, 1);
+  _smprof_job_page_update_export_actions (self);
+}
+
+/* For the report, whose dialog's answer writes with the exports' cancellable. */
+GCancellable *
+_smprof_job_page_get_export_cancellable (SmprofJobPage *self)
+{
+  return self->export->cancellable;
+}
+
+/* For the tests */
+GtkFileChooserNative *
+_smprof_job_page_get_export_dialog (SmprofJobPage *self)
+{
+  return self->export != NULL ? self->export->export_dialog : NULL;
 }
 
 void
 _smprof_job_page_export_dispose (SmprofJobPage *self)
 {
-  if (self->export_cancellable != NULL)
-    g_cancellable_cancel (self->export_cancellable);
-  g_clear_object (&self->export_cancellable);
-  g_clear_pointer (&self->picture_direction, g_free);
-  g_clear_pointer (&self->picture_width, g_free);
+  if (self->export == NULL)
+    return;
 
-  if (self->export_dialog != NULL)
+  if (self->export->cancellable != NULL)
+    g_cancellable_cancel (self->export->cancellable);
+  g_clear_object (&self->export->cancellable);
+  g_clear_pointer (&self->export->picture_direction, g_free);
+  g_clear_pointer (&self->export->picture_width, g_free);
+
+  if (self->export->export_dialog != NULL)
     {
-      g_signal_handlers_disconnect_by_data (self->export_dialog, self);
-      gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->export_dialog));
-      g_clear_object (&self->export_dialog);
+      g_signal_handlers_disconnect_by_data (self->export->export_dialog, self);
+      gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->export->export_dialog));
+      g_clear_object (&self->export->export_dialog);
     }
   _smprof_job_page_report_dispose (self);
 
-  g_clear_handle_id (&self->toast_source, g_source_remove);
+  g_clear_handle_id (&self->export->toast_source, g_source_remove);
+  g_clear_pointer (&self->export, g_free);
 }
 
 void

@@ -4,124 +4,63 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include <glib/gi18n-lib.h>
-
 #include "smprof-job-page-private.h"
 
 /* smdebug's fetch_profile_stats_between_modes as a preset: the intervals
  * that start in one mode and end in another (TRAIN to EVAL: the switches
  * into evaluation). Its row holds two drop-downs listing the modes the
- * job's intervals have; changing either selects the preset. The modes are
- * shown by their smdebug names (TRAIN, EVAL, PREDICT, GLOBAL), which the
- * command line's --between-modes takes too, so they are not translated. */
-
-/* The modes a user can pair; pre-step-zero and post-hook-close are the
- * Initialization and Finalization presets already. */
-static const SmprofMode pairable_modes[] = {
-  SMPROF_MODE_TRAIN, SMPROF_MODE_EVAL, SMPROF_MODE_PREDICT, SMPROF_MODE_GLOBAL,
-};
-
-static char *
-dup_mode_name (SmprofMode mode)
-{
-  return g_ascii_strup (smprof_mode_to_string (mode), -1);
-}
+ * session offers (those of the job's intervals); changing either selects the
+ * preset. The modes are shown by their smdebug names (TRAIN, EVAL, PREDICT,
+ * GLOBAL), which the command line's --between-modes takes too, so they are
+ * not translated. */
 
 static guint
-position_of (SmprofJobPage *self,
-             SmprofMode     mode)
+position_of (GArray     *modes,
+             SmprofMode  mode)
 {
-  for (guint i = 0; i < self->pair_modes->len; i++)
-    if (g_array_index (self->pair_modes, SmprofMode, i) == mode)
+  for (guint i = 0; i < modes->len; i++)
+    if (g_array_index (modes, SmprofMode, i) == mode)
       return i;
 
   return GTK_INVALID_LIST_POSITION;
 }
 
 static void
-sync_dropdowns (SmprofJobPage *self)
+sync_pair (SmprofJobPage *self)
 {
+  GArray *modes = smprof_session_get_pair_modes (self->session);
+  SmprofMode start, end;
+
+  smprof_session_get_mode_pair (self->session, &start, &end);
+
   self->syncing = TRUE;
-  gtk_drop_down_set_selected (self->start_mode_dropdown, position_of (self, self->start_mode));
-  gtk_drop_down_set_selected (self->end_mode_dropdown, position_of (self, self->end_mode));
+  gtk_drop_down_set_selected (self->start_mode_dropdown, position_of (modes, start));
+  gtk_drop_down_set_selected (self->end_mode_dropdown, position_of (modes, end));
   self->syncing = FALSE;
 }
 
-/**
- * _smprof_job_page_update_modes:
- * @self: a job page
- *
- * Lists the modes of the profiler's intervals in the drop-downs (after the
- * job or the profiler changed). The chosen pair stays when its modes still
- * exist; otherwise it becomes the first mode to itself.
- */
+/* The modes of the profiler's intervals, after the job or the profiler changed. */
 void
-_smprof_job_page_update_modes (SmprofJobPage *self)
+_smprof_job_page_sync_modes (SmprofJobPage *self)
 {
-  GPtrArray *records = smprof_job_get_records (self->job, self->profiler);
-  gboolean present[SMPROF_N_MODES + 1] = { FALSE, };
+  GArray *modes = smprof_session_get_pair_modes (self->session);
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->mode_model));
+  g_autoptr(GStrvBuilder) names = g_strv_builder_new ();
+  g_auto(GStrv) strv = NULL;
 
-  for (guint i = 0; i < records->len; i++)
+  for (guint i = 0; i < modes->len; i++)
     {
-      const SmprofRecord *record = g_ptr_array_index (records, i);
+      g_autofree char *name = g_ascii_strup (smprof_mode_to_string (g_array_index (modes, SmprofMode, i)), -1);
 
-      present[record->name.start_mode] = TRUE;
-      present[record->name.end_mode] = TRUE;
+      g_strv_builder_add (names, name);
     }
+  strv = g_strv_builder_end (names);
 
   self->syncing = TRUE;
-  g_array_set_size (self->pair_modes, 0);
-  gtk_string_list_splice (self->mode_model, 0, n, NULL);
-  for (guint i = 0; i < G_N_ELEMENTS (pairable_modes); i++)
-    if (present[pairable_modes[i]])
-      {
-        g_autofree char *name = dup_mode_name (pairable_modes[i]);
-
-        g_array_append_val (self->pair_modes, pairable_modes[i]);
-        gtk_string_list_append (self->mode_model, name);
-      }
+  gtk_string_list_splice (self->mode_model, 0, n, (const char * const *) strv);
   self->syncing = FALSE;
 
-  gtk_widget_set_sensitive (GTK_WIDGET (self->mode_pair_row), self->pair_modes->len > 0);
-  if (self->pair_modes->len > 0)
-    {
-      SmprofMode first = g_array_index (self->pair_modes, SmprofMode, 0);
-
-      if (position_of (self, self->start_mode) == GTK_INVALID_LIST_POSITION)
-        self->start_mode = first;
-      if (position_of (self, self->end_mode) == GTK_INVALID_LIST_POSITION)
-        self->end_mode = self->start_mode;
-    }
-  sync_dropdowns (self);
-}
-
-void
-_smprof_job_page_mode_pair_selection (SmprofJobPage   *self,
-                                      SmprofSelection *selection)
-{
-  selection->kind = SMPROF_SELECT_BETWEEN_MODES;
-  selection->start_mode = self->start_mode;
-  selection->end_mode = self->end_mode;
-}
-
-char *
-_smprof_job_page_dup_mode_pair_description (SmprofJobPage *self)
-{
-  g_autofree char *start = dup_mode_name (self->start_mode);
-  g_autofree char *end = dup_mode_name (self->end_mode);
-
-  /* Translators: the "Between modes" preset, as in "between modes TRAIN and EVAL" */
-  return g_strdup_printf (_("between modes %s and %s"), start, end);
-}
-
-char *
-_smprof_job_page_dup_mode_pair_slug (SmprofJobPage *self)
-{
-  g_autofree char *start = dup_mode_name (self->start_mode);
-  g_autofree char *end = dup_mode_name (self->end_mode);
-
-  return g_strdup_printf ("modes-%s-%s", start, end);
+  sync_pair (self);
 }
 
 static void
@@ -129,50 +68,22 @@ mode_selected_cb (SmprofJobPage *self,
                   GParamSpec    *pspec,
                   GtkDropDown   *dropdown)
 {
+  GArray *modes = smprof_session_get_pair_modes (self->session);
   guint start = gtk_drop_down_get_selected (self->start_mode_dropdown);
   guint end = gtk_drop_down_get_selected (self->end_mode_dropdown);
 
-  if (self->syncing || self->pair_modes == NULL ||
-      start >= self->pair_modes->len || end >= self->pair_modes->len)
+  if (self->syncing || start >= modes->len || end >= modes->len)
     return;
 
-  smprof_job_page_set_mode_pair (self,
-                                 g_array_index (self->pair_modes, SmprofMode, start),
-                                 g_array_index (self->pair_modes, SmprofMode, end));
-}
-
-/**
- * smprof_job_page_set_mode_pair:
- * @self: a job page
- * @start_mode: the mode the intervals start in
- * @end_mode: the mode they end in
- *
- * Selects the intervals of the chosen nodes from @start_mode to @end_mode
- * (the Between modes preset), as smdebug's fetch_profile_stats_between_modes.
- */
-void
-smprof_job_page_set_mode_pair (SmprofJobPage *self,
-                               SmprofMode     start_mode,
-                               SmprofMode     end_mode)
-{
-  g_return_if_fail (SMPROF_IS_JOB_PAGE (self));
-  g_return_if_fail (start_mode >= SMPROF_MODE_TRAIN && start_mode <= SMPROF_MODE_POST_HOOK_CLOSE);
-  g_return_if_fail (end_mode >= SMPROF_MODE_TRAIN && end_mode <= SMPROF_MODE_POST_HOOK_CLOSE);
-
-  self->start_mode = start_mode;
-  self->end_mode = end_mode;
-  sync_dropdowns (self);
-
-  smprof_job_page_set_preset (self, SMPROF_JOB_PAGE_PRESET_BETWEEN_MODES);
+  smprof_session_set_mode_pair (self->session,
+                                g_array_index (modes, SmprofMode, start),
+                                g_array_index (modes, SmprofMode, end));
 }
 
 void
 _smprof_job_page_modes_init (SmprofJobPage *self)
 {
-  self->pair_modes = g_array_new (FALSE, FALSE, sizeof (SmprofMode));
   self->mode_model = gtk_string_list_new (NULL);
-  self->start_mode = SMPROF_MODE_TRAIN;
-  self->end_mode = SMPROF_MODE_TRAIN;
 
   gtk_drop_down_set_model (self->start_mode_dropdown, G_LIST_MODEL (self->mode_model));
   gtk_drop_down_set_model (self->end_mode_dropdown, G_LIST_MODEL (self->mode_model));
@@ -180,19 +91,22 @@ _smprof_job_page_modes_init (SmprofJobPage *self)
                            G_CALLBACK (mode_selected_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->end_mode_dropdown, "notify::selected",
                            G_CALLBACK (mode_selected_cb), self, G_CONNECT_SWAPPED);
+
+  g_signal_connect_object (self->session, "notify::start-mode", G_CALLBACK (sync_pair), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::end-mode", G_CALLBACK (sync_pair), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::all-node-ids", G_CALLBACK (_smprof_job_page_sync_modes), self,
+                           G_CONNECT_SWAPPED);
+
+  _smprof_job_page_sync_modes (self);
 }
 
 void
 _smprof_job_page_modes_dispose (SmprofJobPage *self)
 {
   g_clear_object (&self->mode_model);
-  g_clear_pointer (&self->pair_modes, g_array_unref);
 }
 
 void
 _smprof_job_page_class_modes_init (GtkWidgetClass *widget_class)
 {
-  gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, mode_pair_row);
-  gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, start_mode_dropdown);
-  gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, end_mode_dropdown);
 }

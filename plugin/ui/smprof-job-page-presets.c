@@ -4,119 +4,139 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include <string.h>
-
 #include "smprof-job-page-private.h"
 
-/* ------------------------------------------------------------------------ */
-/* Presets                                                                  */
+/* The presets list applies a preset when a row is activated (a click, or
+ * Enter or Space on the focused row), never when the focus merely moves
+ * onto a row: Tab and the arrow keys go through the list without
+ * aggregating anything. The list does no selection of its own; the row of
+ * the session's preset is marked selected by hand, for the eye and for
+ * assistive technologies. */
+
+static const SmprofPreset row_presets[] = {
+  SMPROF_PRESET_WHOLE_JOB,
+  SMPROF_PRESET_INITIALIZATION,
+  SMPROF_PRESET_TRAINING_LOOP,
+  SMPROF_PRESET_FINALIZATION,
+  SMPROF_PRESET_FORWARD_PASSES,
+  SMPROF_PRESET_REST_OF_STEP,
+  SMPROF_PRESET_STEPS,
+  SMPROF_PRESET_BETWEEN_MODES,
+};
 
 GtkListBoxRow *
-_smprof_job_page_row_for_preset (SmprofJobPage       *self,
-                                 SmprofJobPagePreset  preset)
+_smprof_job_page_row_for_preset (SmprofJobPage *self,
+                                 SmprofPreset   preset)
 {
   switch (preset)
     {
-    case SMPROF_JOB_PAGE_PRESET_WHOLE_JOB:
+    case SMPROF_PRESET_WHOLE_JOB:
       return self->whole_job_row;
-    case SMPROF_JOB_PAGE_PRESET_INITIALIZATION:
+    case SMPROF_PRESET_INITIALIZATION:
       return self->initialization_row;
-    case SMPROF_JOB_PAGE_PRESET_TRAINING_LOOP:
+    case SMPROF_PRESET_TRAINING_LOOP:
       return self->training_loop_row;
-    case SMPROF_JOB_PAGE_PRESET_FINALIZATION:
+    case SMPROF_PRESET_FINALIZATION:
       return self->finalization_row;
-    case SMPROF_JOB_PAGE_PRESET_FORWARD_PASSES:
+    case SMPROF_PRESET_FORWARD_PASSES:
       return self->forward_passes_row;
-    case SMPROF_JOB_PAGE_PRESET_REST_OF_STEP:
+    case SMPROF_PRESET_REST_OF_STEP:
       return self->rest_of_step_row;
-    case SMPROF_JOB_PAGE_PRESET_STEPS:
+    case SMPROF_PRESET_STEPS:
       return self->steps_row;
-    case SMPROF_JOB_PAGE_PRESET_BETWEEN_MODES:
+    case SMPROF_PRESET_BETWEEN_MODES:
       return self->mode_pair_row;
-    case SMPROF_JOB_PAGE_PRESET_NONE:
+    case SMPROF_PRESET_NONE:
     default:
       return NULL;
     }
 }
 
-void
-_smprof_job_page_selection_for_preset (SmprofJobPage       *self,
-                                       SmprofJobPagePreset  preset,
-                                       SmprofSelection     *selection)
+/* The row of the session's preset shows selected; the others not. */
+static void
+sync_active_row (SmprofJobPage *self)
 {
-  memset (selection, 0, sizeof *selection);
+  SmprofPreset preset = smprof_session_get_preset (self->session);
 
-  switch (preset)
+  for (guint i = 0; i < G_N_ELEMENTS (row_presets); i++)
     {
-    case SMPROF_JOB_PAGE_PRESET_INITIALIZATION:
-      selection->kind = SMPROF_SELECT_INITIALIZATION;
-      break;
-    case SMPROF_JOB_PAGE_PRESET_TRAINING_LOOP:
-    case SMPROF_JOB_PAGE_PRESET_FORWARD_PASSES:
-    case SMPROF_JOB_PAGE_PRESET_REST_OF_STEP:
-      selection->kind = SMPROF_SELECT_TRAINING_LOOP;
-      break;
-    case SMPROF_JOB_PAGE_PRESET_FINALIZATION:
-      selection->kind = SMPROF_SELECT_FINALIZATION;
-      break;
-    case SMPROF_JOB_PAGE_PRESET_STEPS:
-      smprof_selection_init_step (selection, self->first_step);
-      selection->end_step = self->last_step;
-      break;
-    case SMPROF_JOB_PAGE_PRESET_BETWEEN_MODES:
-      _smprof_job_page_mode_pair_selection (self, selection);
-      break;
-    case SMPROF_JOB_PAGE_PRESET_WHOLE_JOB:
-    case SMPROF_JOB_PAGE_PRESET_NONE:
-    default:
-      selection->kind = SMPROF_SELECT_ALL;
-      break;
+      GtkWidget *row = GTK_WIDGET (_smprof_job_page_row_for_preset (self, row_presets[i]));
+      gboolean active = row_presets[i] == preset;
+
+      if (active)
+        gtk_widget_set_state_flags (row, GTK_STATE_FLAG_SELECTED, FALSE);
+      else
+        gtk_widget_unset_state_flags (row, GTK_STATE_FLAG_SELECTED);
+      gtk_accessible_update_state (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_STATE_SELECTED, active, -1);
     }
 }
 
-void
-_smprof_job_page_sync_preset_row (SmprofJobPage *self)
+static void
+sync_step_range (SmprofJobPage *self)
 {
-  GtkListBoxRow *row = _smprof_job_page_row_for_preset (self, self->preset);
+  gint64 lowest, highest, first, last;
+  gboolean has_steps = smprof_session_get_step_bounds (self->session, &lowest, &highest);
+
+  smprof_session_get_step_range (self->session, &first, &last);
 
   self->syncing = TRUE;
-  if (row != NULL)
-    gtk_list_box_select_row (self->presets_list, row);
-  else
-    gtk_list_box_unselect_all (self->presets_list);
+  gtk_adjustment_configure (self->first_step_adjustment, first, lowest, highest, 1, 10, 0);
+  gtk_adjustment_configure (self->last_step_adjustment, last, lowest, highest, 1, 10, 0);
   self->syncing = FALSE;
+
+  gtk_widget_set_sensitive (GTK_WIDGET (self->steps_row), has_steps);
+}
+
+void
+_smprof_job_page_sync_presets (SmprofJobPage *self)
+{
+  sync_active_row (self);
+  sync_step_range (self);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->mode_pair_row),
+                            smprof_session_preset_available (self->session, SMPROF_PRESET_BETWEEN_MODES));
+}
+
+/**
+ * _smprof_job_page_apply_preset:
+ * @self: a job page
+ * @preset: the preset a row, a key or an action asks for
+ *
+ * Applies @preset when the job has it. A step number still being typed
+ * counts first: Alt+7 pressed in the step field uses the number shown, not
+ * the one before it.
+ */
+void
+_smprof_job_page_apply_preset (SmprofJobPage *self,
+                               SmprofPreset   preset)
+{
+  if (preset <= SMPROF_PRESET_NONE || preset > SMPROF_PRESET_LAST ||
+      !smprof_session_preset_available (self->session, preset))
+    return;
+
+  if (preset == SMPROF_PRESET_STEPS)
+    {
+      gtk_spin_button_update (self->first_step_spin);
+      gtk_spin_button_update (self->last_step_spin);
+    }
+  smprof_session_set_preset (self->session, preset);
 }
 
 static void
-preset_row_selected_cb (SmprofJobPage *self,
-                        GtkListBoxRow *row,
-                        GtkListBox    *list)
+preset_row_activated_cb (SmprofJobPage *self,
+                         GtkListBoxRow *row,
+                         GtkListBox    *list)
 {
-  static const SmprofJobPagePreset presets[] = {
-    SMPROF_JOB_PAGE_PRESET_WHOLE_JOB,
-    SMPROF_JOB_PAGE_PRESET_INITIALIZATION,
-    SMPROF_JOB_PAGE_PRESET_TRAINING_LOOP,
-    SMPROF_JOB_PAGE_PRESET_FINALIZATION,
-    SMPROF_JOB_PAGE_PRESET_FORWARD_PASSES,
-    SMPROF_JOB_PAGE_PRESET_REST_OF_STEP,
-    SMPROF_JOB_PAGE_PRESET_STEPS,
-    SMPROF_JOB_PAGE_PRESET_BETWEEN_MODES,
-  };
-
-  if (self->syncing || row == NULL)
-    return;
-
-  for (guint i = 0; i < G_N_ELEMENTS (presets); i++)
-    if (_smprof_job_page_row_for_preset (self, presets[i]) == row)
+  for (guint i = 0; i < G_N_ELEMENTS (row_presets); i++)
+    if (_smprof_job_page_row_for_preset (self, row_presets[i]) == row)
       {
-        smprof_job_page_set_preset (self, presets[i]);
+        _smprof_job_page_apply_preset (self, row_presets[i]);
         return;
       }
 }
 
 static void
-step_range_changed_cb (SmprofJobPage  *self,
-                       GtkSpinButton  *spin)
+step_range_changed_cb (SmprofJobPage *self,
+                       GtkSpinButton *spin)
 {
   gint64 first = (gint64) gtk_adjustment_get_value (self->first_step_adjustment);
   gint64 last = (gint64) gtk_adjustment_get_value (self->last_step_adjustment);
@@ -124,49 +144,58 @@ step_range_changed_cb (SmprofJobPage  *self,
   if (self->syncing)
     return;
 
-  smprof_job_page_set_step_range (self, first, MAX (first, last));
+  /* The other end follows the one the user moved past it. */
+  if (first > last)
+    {
+      if (spin == self->first_step_spin)
+        last = first;
+      else
+        first = last;
+    }
+
+  smprof_session_set_step_range (self->session, first, last);
 }
 
-/* ------------------------------------------------------------------------ */
-/* The step range                                                           */
-
-void
-_smprof_job_page_update_step_range (SmprofJobPage *self)
+/* A number typed and left with Tab or a click elsewhere counts, as one
+ * confirmed with Enter does: GtkSpinButton only reads its text on Enter or
+ * an arrow. */
+static void
+step_spin_focus_leave_cb (GtkEventControllerFocus *controller,
+                          GtkSpinButton           *spin)
 {
-  GPtrArray *records = smprof_job_get_records (self->job, self->profiler);
-  gint64 lowest = G_MAXINT64;
-  gint64 highest = G_MININT64;
+  gtk_spin_button_update (spin);
+}
 
-  for (guint i = 0; i < records->len; i++)
-    {
-      const SmprofRecord *record = g_ptr_array_index (records, i);
+static void
+watch_spin_focus (GtkSpinButton *spin)
+{
+  GtkEventController *controller = gtk_event_controller_focus_new ();
 
-      if (record->name.start_mode == SMPROF_MODE_TRAIN && record->name.start_step != SMPROF_STEP_ANY_START)
-        {
-          lowest = MIN (lowest, record->name.start_step);
-          highest = MAX (highest, record->name.start_step);
-        }
-    }
-
-  self->syncing = TRUE;
-  if (lowest > highest)
-    {
-      gtk_widget_set_sensitive (GTK_WIDGET (self->steps_row), FALSE);
-      lowest = highest = 0;
-    }
-  else
-    gtk_widget_set_sensitive (GTK_WIDGET (self->steps_row), TRUE);
-
-  gtk_adjustment_configure (self->first_step_adjustment, lowest, lowest, highest, 1, 10, 0);
-  gtk_adjustment_configure (self->last_step_adjustment, highest, lowest, highest, 1, 10, 0);
-  self->first_step = lowest;
-  self->last_step = highest;
-  self->syncing = FALSE;
+  g_signal_connect_object (controller, "leave", G_CALLBACK (step_spin_focus_leave_cb), spin, 0);
+  gtk_widget_add_controller (GTK_WIDGET (spin), controller);
 }
 
 void
 _smprof_job_page_class_presets_init (GtkWidgetClass *widget_class)
 {
-  gtk_widget_class_bind_template_callback (widget_class, preset_row_selected_cb);
+  gtk_widget_class_bind_template_callback (widget_class, preset_row_activated_cb);
   gtk_widget_class_bind_template_callback (widget_class, step_range_changed_cb);
+}
+
+void
+_smprof_job_page_presets_init (SmprofJobPage *self)
+{
+  watch_spin_focus (self->first_step_spin);
+  watch_spin_focus (self->last_step_spin);
+
+  g_signal_connect_object (self->session, "notify::preset", G_CALLBACK (sync_active_row), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::first-step", G_CALLBACK (sync_step_range), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::last-step", G_CALLBACK (sync_step_range), self,
+                           G_CONNECT_SWAPPED);
+  /* A profiler switch or a refresh brings other steps and modes. */
+  g_signal_connect_object (self->session, "notify::all-node-ids", G_CALLBACK (_smprof_job_page_sync_presets), self,
+                           G_CONNECT_SWAPPED);
+
+  _smprof_job_page_sync_presets (self);
 }

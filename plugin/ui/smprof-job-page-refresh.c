@@ -7,27 +7,28 @@
 #include <glib/gi18n-lib.h>
 
 #include "smprof-job-page-private.h"
+#include "smprof-s3-source.h"
 #include "smprof-ui-settings.h"
 
 /* When the toggle is turned on and the setting says 0 (off). */
 #define DEFAULT_INTERVAL_S 30
 
 /* The page's "page" action group: `page.live-refresh` (a boolean state)
- * polls every @interval_ms, `page.refresh` lists once now. Each poll opens
- * the job again on a worker (smprof_job_open() with the page's job: the
- * source listed anew, the stats already read shared, files that changed or
- * could not be read read again); when anything changed, the page swaps to
- * the new job (_smprof_job_page_swap_job()), keeping the selection, zoom and
- * scroll, and aggregates again when stats it shows changed. */
+ * polls every @interval_ms, `page.refresh` lists once now. Each poll asks the
+ * session to list the job again (smprof_session_refresh_async(); an S3
+ * source bypasses its cached listing); when it holds other intervals, the
+ * session swaps to it, keeping the user's choices, and the page follows,
+ * keeping the timeline's zoom and scroll. */
 struct _SmprofJobPageRefresh
 {
   GSimpleActionGroup *group;
   GSimpleAction      *live_action;
-  GSettings          *s3_settings;     /* nullable: the plugin's, when installed */
+  GSettings          *s3_settings;     /* nullable: the viewer's, when installed */
   guint               interval_ms;     /* while live; 0 until first turned on */
   guint               timeout_id;
   GCancellable       *cancellable;     /* the listing in flight, or NULL */
   guint               n_refreshes;     /* listings done, for the tests */
+  gboolean            ready;           /* the page is built */
 };
 
 static void
@@ -43,98 +44,41 @@ refresh_free (SmprofJobPageRefresh *refresh)
   g_free (refresh);
 }
 
-typedef struct
-{
-  SmprofJob        *job;
-  SmprofJobChanges  changes;
-} Reopened;
-
 static void
-reopened_free (gpointer data)
+refresh_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
 {
-  Reopened *reopened = data;
-
-  g_clear_object (&reopened->job);
-  g_free (reopened);
-}
-
-static void
-reopen_in_thread (GTask        *task,
-                  gpointer      source_object,
-                  gpointer      task_data,
-                  GCancellable *cancellable)
-{
-  SmprofJob *previous = task_data;
-  Reopened *reopened = g_new0 (Reopened, 1);
+  g_autoptr(SmprofJobPage) self = user_data;
   g_autoptr(GError) error = NULL;
 
-  reopened->job = smprof_job_open (smprof_job_get_source (previous), previous, &reopened->changes,
-                                   cancellable, &error);
-  if (reopened->job == NULL)
-    {
-      reopened_free (reopened);
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-
-  g_task_return_pointer (task, reopened, reopened_free);
-}
-
-static void
-reopen_cb (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  SmprofJobPage *self = SMPROF_JOB_PAGE (object);
-  g_autoptr(GError) error = NULL;
-  Reopened *reopened;
-
-  reopened = g_task_propagate_pointer (G_TASK (result), &error);
+  smprof_session_refresh_finish (SMPROF_SESSION (object), result, &error);
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || self->refresh == NULL)
-    {
-      g_clear_pointer (&reopened, reopened_free);
-      return;
-    }
+    return;
 
   g_clear_object (&self->refresh->cancellable);
   self->refresh->n_refreshes++;
 
-  if (reopened == NULL)
+  if (error != NULL)
     {
       g_autofree char *message = g_strdup_printf (_("Could not list the job again: %s"), error->message);
 
       /* A poll that fails (a network hiccup) keeps polling; the page keeps
        * what it shows. */
       _smprof_job_page_show_toast (self, message);
-      return;
     }
-
-  if (reopened->changes != SMPROF_JOB_CHANGED_NOTHING)
-    {
-      _smprof_job_page_swap_job (self, reopened->job);
-      /* the same intervals, read otherwise: the answer is not the same */
-      if ((reopened->changes & SMPROF_JOB_CHANGED_STATS) != 0 && self->job == reopened->job)
-        _smprof_job_page_queue_update (self);
-    }
-
-  reopened_free (reopened);
 }
 
 static void
 refresh_now (SmprofJobPage *self)
 {
   SmprofJobPageRefresh *refresh = self->refresh;
-  g_autoptr(GTask) task = NULL;
 
-  if (refresh->cancellable != NULL || self->job == NULL)  /* one listing at a time */
+  if (refresh->cancellable != NULL || self->session == NULL)  /* one listing at a time */
     return;
 
   refresh->cancellable = g_cancellable_new ();
-  task = g_task_new (self, refresh->cancellable, reopen_cb, NULL);
-  g_task_set_source_tag (task, refresh_now);
-  g_task_set_priority (task, G_PRIORITY_LOW);
-  g_task_set_task_data (task, g_object_ref (self->job), g_object_unref);
-  g_task_run_in_thread (task, reopen_in_thread);
+  smprof_session_refresh_async (self->session, refresh->cancellable, refresh_cb, g_object_ref (self));
 }
 
 static gboolean
@@ -168,7 +112,7 @@ set_live (SmprofJobPage *self,
   refresh->timeout_id = g_timeout_add_full (G_PRIORITY_LOW, refresh->interval_ms, poll_cb, self, NULL);
   /* Turned on by the setting while the page is built, the job was just
    * listed: the first poll waits an interval. */
-  if (self->job != NULL)
+  if (self->session != NULL && refresh->ready)
     refresh_now (self);
 }
 
@@ -192,6 +136,8 @@ void
 _smprof_job_page_refresh_init (SmprofJobPage *self)
 {
   SmprofJobPageRefresh *refresh = g_new0 (SmprofJobPageRefresh, 1);
+
+  /* The session lists the job again; the page polls. */
   g_autoptr(GSimpleAction) refresh_action = g_simple_action_new ("refresh", NULL);
   GtkEventController *controller;
   GtkWidget *toggle;
@@ -229,6 +175,7 @@ _smprof_job_page_refresh_init (SmprofJobPage *self)
   /* A refresh-interval set in the preferences means: poll from the start. */
   if (refresh->s3_settings != NULL && g_settings_get_uint (refresh->s3_settings, "refresh-interval") > 0)
     g_action_change_state (G_ACTION (refresh->live_action), g_variant_new_boolean (TRUE));
+  refresh->ready = TRUE;
 }
 
 void

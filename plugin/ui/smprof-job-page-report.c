@@ -65,11 +65,11 @@ write_report_async (SmprofJobPage       *self,
                                     &options.flame.palette);
 
   /* An open comparison goes in too, as the compare view shows it. */
-  diff = _smprof_job_page_get_diff (self);
+  diff = smprof_session_get_diff (self->session);
   if (diff != NULL)
     {
-      options.diff.a_label = _smprof_job_page_get_compare_label (self, SMPROF_DIFF_A);
-      options.diff.b_label = _smprof_job_page_get_compare_label (self, SMPROF_DIFF_B);
+      options.diff.a_label = smprof_session_get_compare_label (self->session, SMPROF_DIFF_A);
+      options.diff.b_label = smprof_session_get_compare_label (self->session, SMPROF_DIFF_B);
       options.diff.min_delta = _smprof_job_page_get_compare_min_delta (self);
     }
 
@@ -101,7 +101,9 @@ smprof_job_page_export_report_async (SmprofJobPage       *self,
   g_return_if_fail (G_IS_FILE (file));
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
-  write_report_async (self, self->profile, self->selected_records, self->profile_description, file,
+  write_report_async (self, smprof_session_get_profile (self->session),
+                      smprof_session_get_selected_records (self->session),
+                      smprof_session_get_description (self->session), file,
                       cancellable, callback, user_data);
 }
 
@@ -143,13 +145,13 @@ report_dialog_response_cb (SmprofJobPage        *self,
   GPtrArray *records = g_object_get_data (G_OBJECT (dialog), "smprof-report-records");
   const char *description = g_object_get_data (G_OBJECT (dialog), "smprof-report-description");
   g_autoptr(GtkFileChooserNative) owned = NULL;
-  g_autoptr(GFile) file = _smprof_job_page_take_dialog_file (self, &self->report_dialog, dialog, response, &owned);
+  g_autoptr(GFile) file = _smprof_job_page_take_dialog_file (self, &self->export->report_dialog, dialog, response, &owned);
 
   if (file == NULL)
     return;
 
   /* The selection as it was when the dialog opened. */
-  write_report_async (self, profile, records, description, file, self->export_cancellable,
+  write_report_async (self, profile, records, description, file, _smprof_job_page_get_export_cancellable (self),
                       report_done_cb, g_object_ref (file));
 }
 
@@ -159,11 +161,13 @@ export_report_action (GtkWidget  *widget,
                       GVariant   *parameter)
 {
   SmprofJobPage *self = SMPROF_JOB_PAGE (widget);
+  SmprofProfile *profile = smprof_session_get_profile (self->session);
+  GPtrArray *records = smprof_session_get_selected_records (self->session);
   g_autofree char *name = NULL;
   g_autofree char *base = NULL;
   GtkFileChooserNative *dialog;
 
-  if (self->profile == NULL)
+  if (profile == NULL)
     return;
 
   _smprof_job_page_report_dispose (self);
@@ -177,26 +181,26 @@ export_report_action (GtkWidget  *widget,
   name = g_strconcat (base, "-report.html", NULL);
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
 
-  g_object_set_data_full (G_OBJECT (dialog), "smprof-report-profile", g_object_ref (self->profile), g_object_unref);
+  g_object_set_data_full (G_OBJECT (dialog), "smprof-report-profile", g_object_ref (profile), g_object_unref);
   g_object_set_data_full (G_OBJECT (dialog), "smprof-report-records",
-                          self->selected_records != NULL ? g_ptr_array_ref (self->selected_records) : NULL,
-                          self->selected_records != NULL ? (GDestroyNotify) g_ptr_array_unref : NULL);
-  g_object_set_data_full (G_OBJECT (dialog), "smprof-report-description", g_strdup (self->profile_description),
-                          g_free);
+                          records != NULL ? g_ptr_array_ref (records) : NULL,
+                          records != NULL ? (GDestroyNotify) g_ptr_array_unref : NULL);
+  g_object_set_data_full (G_OBJECT (dialog), "smprof-report-description",
+                          g_strdup (smprof_session_get_description (self->session)), g_free);
   g_signal_connect_object (dialog, "response", G_CALLBACK (report_dialog_response_cb), self, G_CONNECT_SWAPPED);
 
-  self->report_dialog = dialog;
+  self->export->report_dialog = dialog;
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 
 void
 _smprof_job_page_report_dispose (SmprofJobPage *self)
 {
-  if (self->report_dialog != NULL)
+  if (self->export != NULL && self->export->report_dialog != NULL)
     {
-      g_signal_handlers_disconnect_by_data (self->report_dialog, self);
-      gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->report_dialog));
-      g_clear_object (&self->report_dialog);
+      g_signal_handlers_disconnect_by_data (self->export->report_dialog, self);
+      gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->export->report_dialog));
+      g_clear_object (&self->export->report_dialog);
     }
 }
 

@@ -4,43 +4,33 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include <math.h>
-#include <string.h>
-
-#include "smprof-aggregate.h"
 #include "smprof-job-page-private.h"
+#include "smprof-timeline-overview.h"
 #include "smprof-ui.h"
-#include "smprof-ui-format.h"
 
 /* The page of one job: a header (name, nodes, profiler, Export), presets on
  * the left, the timeline with its toolbar, a status line, and the Functions /
- * Call tree / Flame graph views showing SmprofJobPage:profile (the visible
- * one at once, the others when shown).
+ * Call tree / Flame graph / Node matrix views.
  *
- * The page owns the selection. Whatever changes it (a preset, the node
- * choice, the profiler, the timeline, the public API) queues one update; the
- * update selects, reads the stats files it needs and aggregates on a worker
- * thread, and only the newest answer is kept: a generation counter and a
- * cancellable drop the others, so a drag on the timeline never waits for a
- * stale aggregate. A dragged time range is summed by the job's range index
- * once it is built (a few milliseconds whatever the range), else as any
- * other selection.
+ * The page shows an SmprofSession (plugin/session/): the session holds the
+ * job, the selection and every answer, and computes them on workers; the
+ * page's widgets follow its properties and signals, and what the user does
+ * on them becomes a call on the session. Each part of the page has its own
+ * file: the header (-header.c), the presets (-presets.c, -modes.c), the
+ * timeline's mirror of the selection (-selection.c), the status line
+ * (-status.c), the views (-views.c), the outlier steps (-outliers.c), the
+ * node matrix (-nodes.c), the comparison (-compare.c), live refresh
+ * (-refresh.c), exports (-export.c, -report.c) and the actions (-actions.c).
  *
- * The timeline and the page mirror each other: a drag or a click on the
- * timeline becomes the page's selection (exactly the intervals the timeline
- * outlines), and a preset, the step range or the node choice outline their
- * intervals on the timeline. `timeline_syncing` keeps the echo out.
- *
- * This file holds the GObject, its template and construction, the queueing
- * of updates, the getters, and the job swapped in by a live refresh; the
- * header, the selection and the actions are in smprof-job-page-header.c,
- * -selection.c and -actions.c. */
+ * This file holds the GObject, its template and construction, and the
+ * public API, which calls the session. */
 
 G_DEFINE_FINAL_TYPE (SmprofJobPage, smprof_job_page, GTK_TYPE_WIDGET)
 
 enum {
   PROP_0,
   PROP_JOB,
+  PROP_SESSION,
   PROP_PROFILE,
   PROP_BUSY,
   N_PROPS
@@ -55,16 +45,13 @@ static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
 /* ------------------------------------------------------------------------ */
-/* Queueing updates (smprof-job-page-aggregate.c runs them)                 */
+/* Following the session                                                    */
 
-void
-_smprof_job_page_set_busy (SmprofJobPage *self,
-                           gboolean       busy)
+static void
+session_busy_cb (SmprofJobPage *self)
 {
-  if (self->busy == busy)
-    return;
+  gboolean busy = smprof_session_get_busy (self->session);
 
-  self->busy = busy;
   gtk_widget_set_visible (GTK_WIDGET (self->busy_spinner), busy);
   gtk_spinner_set_spinning (self->busy_spinner, busy);
   gtk_accessible_update_state (GTK_ACCESSIBLE (self->views_stack), GTK_ACCESSIBLE_STATE_BUSY, busy, -1);
@@ -72,28 +59,30 @@ _smprof_job_page_set_busy (SmprofJobPage *self,
 }
 
 static void
-visible_view_changed_cb (SmprofJobPage *self,
-                         GParamSpec    *pspec,
-                         GtkStack      *stack)
+session_profile_cb (SmprofJobPage *self)
 {
+  _smprof_job_page_update_export_actions (self);
   _smprof_job_page_sync_visible_view (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROFILE]);
 }
 
-const char * const *
-_smprof_job_page_current_node_ids (SmprofJobPage *self)
+static void
+session_job_cb (SmprofJobPage *self)
 {
-  return (const char * const *) (self->node_ids != NULL ? self->node_ids : self->all_node_ids);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_JOB]);
 }
 
-/* Many changes in one main-loop turn (a drag) make one update. */
-void
-_smprof_job_page_queue_update (SmprofJobPage *self)
+static void
+session_selection_changed_cb (SmprofJobPage *self)
 {
   g_signal_emit (self, signals[SELECTION_CHANGED], 0);
+}
 
-  if (self->update_source == 0)
-    self->update_source = g_idle_add_full (G_PRIORITY_HIGH_IDLE + 20, _smprof_job_page_start_update, self, NULL);
-  _smprof_job_page_set_busy (self, TRUE);
+static void
+session_error_cb (SmprofJobPage *self,
+                  const char    *message)
+{
+  _smprof_job_page_show_error (self, message);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -106,23 +95,31 @@ smprof_job_page_constructed (GObject *object)
 
   G_OBJECT_CLASS (smprof_job_page_parent_class)->constructed (object);
 
-  g_assert (SMPROF_IS_JOB (self->job));
+  g_assert (SMPROF_IS_SESSION (self->session));
 
-  gtk_widget_set_visible (self->profiler_box,
-                          smprof_job_has_profiler (self->job, SMPROF_PROFILER_CPROFILE) &&
-                          smprof_job_has_profiler (self->job, SMPROF_PROFILER_PYINSTRUMENT));
+  g_signal_connect_object (self->session, "notify::busy", G_CALLBACK (session_busy_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::profile", G_CALLBACK (session_profile_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::job", G_CALLBACK (session_job_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "selection-changed", G_CALLBACK (session_selection_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "error", G_CALLBACK (session_error_cb), self, G_CONNECT_SWAPPED);
 
-  /* cProfile when there is any, as the command line does. The timeline gets
-   * its profiler before the job, so it lays out the job once. */
-  _smprof_job_page_set_profiler_internal (self,
-                                          smprof_job_has_profiler (self->job, SMPROF_PROFILER_CPROFILE) ||
-                                          !smprof_job_has_profiler (self->job, SMPROF_PROFILER_PYINSTRUMENT)
-                                          ? SMPROF_PROFILER_CPROFILE : SMPROF_PROFILER_PYINSTRUMENT);
-  smprof_timeline_set_job (self->timeline, self->job);
+  /* Each part follows the session from here, and shows it as it is now. */
+  _smprof_job_page_header_init (self);
+  _smprof_job_page_presets_init (self);
+  _smprof_job_page_modes_init (self);
+  _smprof_job_page_selection_init (self);
+  _smprof_job_page_status_init (self);
+  _smprof_job_page_views_init (self);
+  _smprof_job_page_outliers_init (self);
+  _smprof_job_page_nodes_init (self);
+  _smprof_job_page_compare_init (self);
+  _smprof_job_page_export_init (self);
+  _smprof_job_page_refresh_init (self);
+  _smprof_job_page_layout_init (self);
 
-  smprof_job_page_set_preset (self, SMPROF_JOB_PAGE_PRESET_WHOLE_JOB);
-  _smprof_job_page_update_status (self);
-  _smprof_job_page_update_outliers (self);
+  session_busy_cb (self);
 }
 
 static void
@@ -131,48 +128,23 @@ smprof_job_page_dispose (GObject *object)
   SmprofJobPage *self = SMPROF_JOB_PAGE (object);
   GtkWidget *child;
 
-  if (self->cancellable != NULL)
-    g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
-  if (self->index_cancellable != NULL)
-    g_cancellable_cancel (self->index_cancellable);
-  g_clear_object (&self->index_cancellable);
-  g_clear_handle_id (&self->update_source, g_source_remove);
-  self->generation++;
+  /* The session's workers hold it until they end: stop them now. */
+  if (self->session != NULL)
+    smprof_session_cancel (self->session);
 
   _smprof_job_page_export_dispose (self);
   _smprof_job_page_refresh_dispose (self);
   _smprof_job_page_compare_dispose (self);
-  _smprof_job_page_steps_dispose (self);
-  _smprof_job_page_outliers_dispose (self);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), SMPROF_TYPE_JOB_PAGE);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
-  _smprof_job_page_modes_dispose (self);
 
-  g_clear_object (&self->node_model);
-  g_clear_object (&self->profile);
-  g_clear_object (&self->range_index);
-  g_clear_pointer (&self->selected_records, g_ptr_array_unref);
-  _smprof_job_page_clear_query (self);
-  g_clear_object (&self->job);
-  g_clear_object (&self->retired_job);
+  _smprof_job_page_header_dispose (self);
+  _smprof_job_page_modes_dispose (self);
+  g_clear_object (&self->session);
 
   G_OBJECT_CLASS (smprof_job_page_parent_class)->dispose (object);
-}
-
-static void
-smprof_job_page_finalize (GObject *object)
-{
-  SmprofJobPage *self = SMPROF_JOB_PAGE (object);
-
-  g_clear_pointer (&self->all_node_ids, g_strfreev);
-  g_clear_pointer (&self->node_ids, g_strfreev);
-  g_clear_pointer (&self->profile_description, g_free);
-  g_clear_pointer (&self->profile_slug, g_free);
-
-  G_OBJECT_CLASS (smprof_job_page_parent_class)->finalize (object);
 }
 
 static void
@@ -186,15 +158,19 @@ smprof_job_page_get_property (GObject    *object,
   switch (prop_id)
     {
     case PROP_JOB:
-      g_value_set_object (value, self->job);
+      g_value_set_object (value, smprof_job_page_get_job (self));
+      break;
+
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
       break;
 
     case PROP_PROFILE:
-      g_value_set_object (value, self->profile);
+      g_value_set_object (value, smprof_job_page_get_profile (self));
       break;
 
     case PROP_BUSY:
-      g_value_set_boolean (value, self->busy);
+      g_value_set_boolean (value, smprof_job_page_get_busy (self));
       break;
 
     default:
@@ -213,7 +189,19 @@ smprof_job_page_set_property (GObject      *object,
   switch (prop_id)
     {
     case PROP_JOB:
-      self->job = g_value_dup_object (value);
+      if (g_value_get_object (value) != NULL)
+        {
+          g_assert (self->session == NULL);
+          self->session = smprof_session_new (g_value_get_object (value));
+        }
+      break;
+
+    case PROP_SESSION:
+      if (g_value_get_object (value) != NULL)
+        {
+          g_assert (self->session == NULL);
+          self->session = g_value_dup_object (value);
+        }
       break;
 
     default:
@@ -229,14 +217,14 @@ smprof_job_page_class_init (SmprofJobPageClass *klass)
 
   object_class->constructed = smprof_job_page_constructed;
   object_class->dispose = smprof_job_page_dispose;
-  object_class->finalize = smprof_job_page_finalize;
   object_class->get_property = smprof_job_page_get_property;
   object_class->set_property = smprof_job_page_set_property;
 
   /**
    * SmprofJobPage:job:
    *
-   * The job, indexed (smprof_job_load() done).
+   * The job, indexed (smprof_job_load() done); a live refresh replaces it.
+   * Setting it at construction makes the page's session.
    */
   properties[PROP_JOB] =
     g_param_spec_object ("job", NULL, NULL,
@@ -244,11 +232,20 @@ smprof_job_page_class_init (SmprofJobPageClass *klass)
                          (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
 
   /**
+   * SmprofJobPage:session:
+   *
+   * What the page shows: the job, the selection and the answers.
+   */
+  properties[PROP_SESSION] =
+    g_param_spec_object ("session", NULL, NULL,
+                         SMPROF_TYPE_SESSION,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  /**
    * SmprofJobPage:profile:
    *
-   * The aggregate of the current selection, or %NULL while nothing is
-   * selected. Notified on the main thread whenever a new aggregate is ready,
-   * once the visible view shows it.
+   * The session's aggregate of the selection, or %NULL while nothing is
+   * selected. Notified once the visible view shows it.
    */
   properties[PROP_PROFILE] =
     g_param_spec_object ("profile", NULL, NULL,
@@ -281,10 +278,12 @@ smprof_job_page_class_init (SmprofJobPageClass *klass)
                   G_TYPE_NONE, 0);
 
   g_type_ensure (SMPROF_TYPE_TIMELINE);
+  g_type_ensure (SMPROF_TYPE_TIMELINE_OVERVIEW);
   g_type_ensure (SMPROF_TYPE_NODE_CHOOSER);
   g_type_ensure (SMPROF_TYPE_FUNCTION_TABLE);
   g_type_ensure (SMPROF_TYPE_CALL_TREE_VIEW);
   g_type_ensure (SMPROF_TYPE_FLAME_GRAPH_VIEW);
+  g_type_ensure (SMPROF_TYPE_NODE_MATRIX_VIEW);
 
   smprof_ui_ensure_resources ();
   gtk_widget_class_set_template_from_resource (widget_class,
@@ -309,10 +308,21 @@ smprof_job_page_class_init (SmprofJobPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, forward_passes_row);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, rest_of_step_row);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, steps_row);
+  gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, mode_pair_row);
+  gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, start_mode_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, end_mode_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, first_step_spin);
+  gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, last_step_spin);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, first_step_adjustment);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, last_step_adjustment);
+  gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, sidebar_paned);
+  gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, timeline_paned);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, timeline_slot);
+  gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, timeline_toolbar);
+  gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, timeline_overview);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, timeline);
+  gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, outliers_button);
+  gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, outliers_label);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, busy_spinner);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, status_label);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, views_stack);
@@ -322,11 +332,12 @@ smprof_job_page_class_init (SmprofJobPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, function_table);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, call_tree_view);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, flame_graph_view);
+  gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, node_matrix_view);
+
   _smprof_job_page_class_presets_init (widget_class);
   _smprof_job_page_class_header_init (widget_class);
   _smprof_job_page_class_selection_init (widget_class);
   _smprof_job_page_class_actions_init (widget_class);
-
   _smprof_job_page_class_export_init (widget_class);
   _smprof_job_page_class_modes_init (widget_class);
   _smprof_job_page_class_compare_init (widget_class);
@@ -337,28 +348,11 @@ smprof_job_page_class_init (SmprofJobPageClass *klass)
 static void
 smprof_job_page_init (SmprofJobPage *self)
 {
-  self->preset = SMPROF_JOB_PAGE_PRESET_NONE;
-  self->selection.kind = SMPROF_SELECT_ALL;
-
   gtk_widget_init_template (GTK_WIDGET (self));
-
-  _smprof_job_page_header_init (self);
-  _smprof_job_page_modes_init (self);
-
-  g_signal_connect_object (self->views_stack, "notify::visible-child",
-                           G_CALLBACK (visible_view_changed_cb), self, G_CONNECT_SWAPPED);
-
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "job-page.zoom-to-selection", FALSE);
-  _smprof_job_page_update_export_actions (self);
-  _smprof_job_page_refresh_init (self);
-  _smprof_job_page_compare_init (self);
-  _smprof_job_page_outliers_init (self);
-  _smprof_job_page_nodes_init (self);
-  _smprof_job_page_steps_init (self);
 }
 
 /* ------------------------------------------------------------------------ */
-/* Public API                                                               */
+/* Public API: the session's, for a page                                    */
 
 /**
  * smprof_job_page_new:
@@ -375,6 +369,20 @@ smprof_job_page_new (SmprofJob *job)
 }
 
 /**
+ * smprof_job_page_get_session:
+ * @self: a job page
+ *
+ * Returns: (transfer none): what the page shows
+ */
+SmprofSession *
+smprof_job_page_get_session (SmprofJobPage *self)
+{
+  g_return_val_if_fail (SMPROF_IS_JOB_PAGE (self), NULL);
+
+  return self->session;
+}
+
+/**
  * smprof_job_page_get_job:
  * @self: a job page
  *
@@ -385,7 +393,147 @@ smprof_job_page_get_job (SmprofJobPage *self)
 {
   g_return_val_if_fail (SMPROF_IS_JOB_PAGE (self), NULL);
 
-  return self->job;
+  return smprof_session_get_job (self->session);
+}
+
+SmprofProfiler
+smprof_job_page_get_profiler (SmprofJobPage *self)
+{
+  g_return_val_if_fail (SMPROF_IS_JOB_PAGE (self), SMPROF_PROFILER_CPROFILE);
+
+  return smprof_session_get_profiler (self->session);
+}
+
+/**
+ * smprof_job_page_set_profiler:
+ * @self: a job page
+ * @profiler: the profiler whose records to show
+ *
+ * See smprof_session_set_profiler().
+ */
+void
+smprof_job_page_set_profiler (SmprofJobPage  *self,
+                              SmprofProfiler  profiler)
+{
+  g_return_if_fail (SMPROF_IS_JOB_PAGE (self));
+
+  smprof_session_set_profiler (self->session, profiler);
+}
+
+/**
+ * smprof_job_page_get_node_ids:
+ * @self: a job page
+ *
+ * Returns: (transfer none): the nodes the selection covers, in natural order
+ */
+const char * const *
+smprof_job_page_get_node_ids (SmprofJobPage *self)
+{
+  g_return_val_if_fail (SMPROF_IS_JOB_PAGE (self), NULL);
+
+  return smprof_session_get_node_ids (self->session);
+}
+
+/**
+ * smprof_job_page_set_node_ids:
+ * @self: a job page
+ * @node_ids: (nullable): the nodes to aggregate; %NULL for all
+ *
+ * The timeline shows those nodes only; see smprof_session_set_node_ids().
+ */
+void
+smprof_job_page_set_node_ids (SmprofJobPage      *self,
+                              const char * const *node_ids)
+{
+  g_return_if_fail (SMPROF_IS_JOB_PAGE (self));
+
+  smprof_session_set_node_ids (self->session, node_ids);
+}
+
+SmprofPreset
+smprof_job_page_get_preset (SmprofJobPage *self)
+{
+  g_return_val_if_fail (SMPROF_IS_JOB_PAGE (self), SMPROF_PRESET_NONE);
+
+  return smprof_session_get_preset (self->session);
+}
+
+/**
+ * smprof_job_page_set_preset:
+ * @self: a job page
+ * @preset: a preset, not %SMPROF_PRESET_NONE
+ *
+ * Selects the intervals of @preset on the chosen nodes, outlines them on the
+ * timeline (the whole job is no outline) and zooms to them.
+ */
+void
+smprof_job_page_set_preset (SmprofJobPage *self,
+                            SmprofPreset   preset)
+{
+  g_return_if_fail (SMPROF_IS_JOB_PAGE (self));
+
+  smprof_session_set_preset (self->session, preset);
+}
+
+/**
+ * smprof_job_page_set_step_range:
+ * @self: a job page
+ * @first_step: the first step
+ * @last_step: the last step, included
+ *
+ * Selects steps @first_step to @last_step (the Steps preset).
+ */
+void
+smprof_job_page_set_step_range (SmprofJobPage *self,
+                                gint64         first_step,
+                                gint64         last_step)
+{
+  g_return_if_fail (SMPROF_IS_JOB_PAGE (self));
+
+  smprof_session_set_step_range (self->session, first_step, last_step);
+}
+
+void
+smprof_job_page_set_mode_pair (SmprofJobPage *self,
+                               SmprofMode     start_mode,
+                               SmprofMode     end_mode)
+{
+  g_return_if_fail (SMPROF_IS_JOB_PAGE (self));
+
+  smprof_session_set_mode_pair (self->session, start_mode, end_mode);
+}
+
+/**
+ * smprof_job_page_get_selection:
+ * @self: a job page
+ *
+ * Returns: (transfer none): the query behind the selection; see
+ *   smprof_session_get_selection()
+ */
+const SmprofSelection *
+smprof_job_page_get_selection (SmprofJobPage *self)
+{
+  g_return_val_if_fail (SMPROF_IS_JOB_PAGE (self), NULL);
+
+  return smprof_session_get_selection (self->session);
+}
+
+void
+smprof_job_page_set_selection (SmprofJobPage         *self,
+                               const SmprofSelection *selection)
+{
+  g_return_if_fail (SMPROF_IS_JOB_PAGE (self));
+
+  smprof_session_set_selection (self->session, selection);
+}
+
+void
+smprof_job_page_select_records (SmprofJobPage *self,
+                                GPtrArray     *records)
+{
+  g_return_if_fail (SMPROF_IS_JOB_PAGE (self));
+
+  smprof_session_select_records (self->session, records);
 }
 
 /**
@@ -393,15 +541,15 @@ smprof_job_page_get_job (SmprofJobPage *self)
  * @self: a job page
  *
  * Returns: (transfer none) (nullable) (element-type SmprofRecord): the
- *   intervals the current #SmprofJobPage:profile aggregates, unreadable ones
- *   included, in record order; %NULL before the first answer
+ *   intervals #SmprofJobPage:profile aggregates, unreadable ones included,
+ *   in record order; %NULL before the first answer
  */
 GPtrArray *
 smprof_job_page_get_selected_records (SmprofJobPage *self)
 {
   g_return_val_if_fail (SMPROF_IS_JOB_PAGE (self), NULL);
 
-  return self->selected_records;
+  return smprof_session_get_selected_records (self->session);
 }
 
 /**
@@ -415,27 +563,22 @@ smprof_job_page_get_profile (SmprofJobPage *self)
 {
   g_return_val_if_fail (SMPROF_IS_JOB_PAGE (self), NULL);
 
-  return self->profile;
+  return smprof_session_get_profile (self->session);
 }
 
 /**
  * smprof_job_page_dup_selection_description:
  * @self: a job page
  *
- * What #SmprofJobPage:profile aggregates, in words: the preset, the steps,
- * the modes and phases, or the time range ("whole job", "train steps 3
- * (stepstart) – 5 (stepend)", "time … s – … s (1.20 s to 3.40 s after the
- * job's start)"). The exports' subtitles name it, with the job and nodes.
- *
- * Returns: (transfer full) (nullable): the description, %NULL before the
- *   first answer
+ * Returns: (transfer full) (nullable): what #SmprofJobPage:profile
+ *   aggregates, in words (smprof_session_get_description())
  */
 char *
 smprof_job_page_dup_selection_description (SmprofJobPage *self)
 {
   g_return_val_if_fail (SMPROF_IS_JOB_PAGE (self), NULL);
 
-  return g_strdup (self->profile_description);
+  return g_strdup (smprof_session_get_description (self->session));
 }
 
 gboolean
@@ -443,7 +586,7 @@ smprof_job_page_get_busy (SmprofJobPage *self)
 {
   g_return_val_if_fail (SMPROF_IS_JOB_PAGE (self), FALSE);
 
-  return self->busy;
+  return smprof_session_get_busy (self->session);
 }
 
 /**
@@ -487,168 +630,4 @@ smprof_job_page_get_slot (SmprofJobPage *self,
     return self->flame_graph_slot;
 
   return NULL;
-}
-
-gboolean
-_smprof_job_page_used_range_index (SmprofJobPage *self)
-{
-  return self->profile_from_index;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Live refresh (smprof-job-page-refresh.c)                                 */
-
-/* The records of @job with the paths of @records, in @records' order; those
- * that are gone are left out. */
-GPtrArray *
-_smprof_job_page_records_in_job (SmprofJob      *job,
-                                 SmprofProfiler  profiler,
-                                 GPtrArray      *records)
-{
-  GPtrArray *all = smprof_job_get_records (job, profiler);
-  g_autoptr(GHashTable) by_path = g_hash_table_new (g_str_hash, g_str_equal);
-  GPtrArray *found = g_ptr_array_new ();
-
-  for (guint i = 0; i < all->len; i++)
-    {
-      SmprofRecord *record = g_ptr_array_index (all, i);
-
-      g_hash_table_insert (by_path, record->path, record);
-    }
-
-  for (guint i = 0; i < records->len; i++)
-    {
-      const SmprofRecord *record = g_ptr_array_index (records, i);
-      SmprofRecord *same = g_hash_table_lookup (by_path, record->path);
-
-      if (same != NULL)
-        g_ptr_array_add (found, same);
-    }
-
-  return found;
-}
-
-static gboolean
-same_paths (GPtrArray *a,
-            GPtrArray *b)
-{
-  if (a == NULL || b == NULL || a->len != b->len)
-    return FALSE;
-
-  for (guint i = 0; i < a->len; i++)
-    if (g_strcmp0 (((SmprofRecord *) g_ptr_array_index (a, i))->path,
-                   ((SmprofRecord *) g_ptr_array_index (b, i))->path) != 0)
-      return FALSE;
-
-  return TRUE;
-}
-
-/**
- * _smprof_job_page_swap_job:
- * @self: a job page
- * @job: the same job, listed again (it may hold more intervals)
- *
- * Shows @job in place of the page's job, keeping what the user chose: the
- * profiler, the nodes, the selection (intervals picked on the timeline are
- * found again by their paths; a preset or a range is asked of @job, so it
- * takes in the new intervals it covers), the timeline's zoom and scroll. The
- * selection is aggregated again only when it now names other intervals.
- */
-void
-_smprof_job_page_swap_job (SmprofJobPage *self,
-                           SmprofJob     *job)
-{
-  g_auto(GStrv) node_ids = NULL;
-  g_auto(GStrv) visible_nodes = NULL;
-  g_autoptr(GPtrArray) records = NULL;
-  double view_start, view_end;
-  gint64 first_step = self->first_step, last_step = self->last_step;
-  SmprofProfiler profiler = self->profiler;
-  gboolean compare_again;
-
-  g_return_if_fail (SMPROF_IS_JOB_PAGE (self));
-  g_return_if_fail (SMPROF_IS_JOB (job));
-
-  if (job == self->job || !smprof_job_has_profiler (job, profiler))
-    return;
-
-  node_ids = g_strdupv (self->node_ids);
-  visible_nodes = g_strdupv ((char **) smprof_timeline_get_visible_nodes (self->timeline));
-  smprof_timeline_get_visible_range (self->timeline, &view_start, &view_end);
-
-  /* The range index sums the old job's intervals: build it again later. */
-  if (self->index_cancellable != NULL)
-    g_cancellable_cancel (self->index_cancellable);
-  g_clear_object (&self->index_cancellable);
-  g_clear_object (&self->range_index);
-  self->index_started = FALSE;
-
-  /* The profile and the selected records still point into the old job
-   * until the next aggregate replaces them: keep it until then. */
-  g_clear_object (&self->retired_job);
-  self->retired_job = g_steal_pointer (&self->job);
-  self->job = g_object_ref (job);
-
-  if (self->explicit_records != NULL)
-    {
-      GPtrArray *found = _smprof_job_page_records_in_job (job, profiler, self->explicit_records);
-
-      g_ptr_array_unref (self->explicit_records);
-      self->explicit_records = found;
-    }
-
-  g_clear_pointer (&self->all_node_ids, g_strfreev);
-  self->all_node_ids = smprof_job_dup_node_ids (job, profiler);
-  _smprof_job_page_update_header (self);
-  _smprof_job_page_update_node_model (self);
-  /* The drop-down shows one node; several show in the node chooser only. */
-  if (node_ids != NULL && g_strv_length (node_ids) == 1)
-    for (guint i = 0; self->all_node_ids[i] != NULL; i++)
-      if (strcmp (self->all_node_ids[i], node_ids[0]) == 0)
-        {
-          self->syncing = TRUE;
-          gtk_drop_down_set_selected (self->node_dropdown, i + 1);
-          self->syncing = FALSE;
-        }
-  if (node_ids != NULL && g_strv_length (node_ids) > 1)
-    {
-      self->syncing = TRUE;
-      gtk_drop_down_set_selected (self->node_dropdown, GTK_INVALID_LIST_POSITION);
-      self->syncing = FALSE;
-    }
-
-  _smprof_job_page_update_step_range (self);
-  _smprof_job_page_update_modes (self);
-  self->syncing = TRUE;
-  gtk_adjustment_set_value (self->first_step_adjustment, first_step);
-  gtk_adjustment_set_value (self->last_step_adjustment, last_step);
-  self->first_step = (gint64) gtk_adjustment_get_value (self->first_step_adjustment);
-  self->last_step = (gint64) gtk_adjustment_get_value (self->last_step_adjustment);
-  self->syncing = FALSE;
-
-  self->timeline_syncing = TRUE;
-  smprof_timeline_set_job (self->timeline, job);
-  smprof_timeline_set_visible_nodes (self->timeline, (const char * const *) visible_nodes);
-  smprof_timeline_set_visible_range (self->timeline, view_start, view_end);
-  self->timeline_syncing = FALSE;
-  _smprof_job_page_sync_timeline (self);
-  _smprof_job_page_update_outliers (self);
-
-  /* An open comparison needs both sides of the new job: it aggregates A
-   * again, and the page's next answer is B. */
-  compare_again = _smprof_job_page_compare_job_swapped (self);
-
-  records = _smprof_job_page_select_for (job, profiler, _smprof_job_page_current_node_ids (self),
-                                         self->preset, &self->selection, self->explicit_records);
-  if (same_paths (records, self->selected_records) && !compare_again)
-    {
-      /* The same intervals: the profile stands; only the records move to the new job. */
-      g_clear_pointer (&self->selected_records, g_ptr_array_unref);
-      self->selected_records = g_steal_pointer (&records);
-    }
-  else
-    _smprof_job_page_queue_update (self);
-
-  /* The viewer's document follows (its summary and problems). */
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_JOB]);
 }

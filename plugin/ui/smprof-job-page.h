@@ -12,38 +12,10 @@
 #include "smprof-job.h"
 #include "smprof-profile.h"
 #include "smprof-query.h"
+#include "smprof-session.h"
 #include "smprof-timeline.h"
 
 G_BEGIN_DECLS
-
-/**
- * SmprofJobPagePreset:
- * @SMPROF_JOB_PAGE_PRESET_NONE: the selection came from elsewhere (the
- *   timeline, smprof_job_page_set_selection(), smprof_job_page_select_records())
- * @SMPROF_JOB_PAGE_PRESET_WHOLE_JOB: every interval
- * @SMPROF_JOB_PAGE_PRESET_INITIALIZATION: intervals starting at phase `start`
- * @SMPROF_JOB_PAGE_PRESET_TRAINING_LOOP: neither initialization nor finalization
- * @SMPROF_JOB_PAGE_PRESET_FINALIZATION: the other intervals ending at phase `end`
- * @SMPROF_JOB_PAGE_PRESET_FORWARD_PASSES: training-loop intervals from step
- *   start to forward pass end
- * @SMPROF_JOB_PAGE_PRESET_REST_OF_STEP: the training loop without the forward passes
- * @SMPROF_JOB_PAGE_PRESET_STEPS: train steps N to M, smdebug's by-step rule
- *   (step start to step end)
- * @SMPROF_JOB_PAGE_PRESET_BETWEEN_MODES: intervals from one mode to another,
- *   smdebug's fetch_profile_stats_between_modes
- */
-typedef enum
-{
-  SMPROF_JOB_PAGE_PRESET_NONE,
-  SMPROF_JOB_PAGE_PRESET_WHOLE_JOB,
-  SMPROF_JOB_PAGE_PRESET_INITIALIZATION,
-  SMPROF_JOB_PAGE_PRESET_TRAINING_LOOP,
-  SMPROF_JOB_PAGE_PRESET_FINALIZATION,
-  SMPROF_JOB_PAGE_PRESET_FORWARD_PASSES,
-  SMPROF_JOB_PAGE_PRESET_REST_OF_STEP,
-  SMPROF_JOB_PAGE_PRESET_STEPS,
-  SMPROF_JOB_PAGE_PRESET_BETWEEN_MODES,
-} SmprofJobPagePreset;
 
 #define SMPROF_TYPE_JOB_PAGE (smprof_job_page_get_type ())
 
@@ -57,9 +29,10 @@ void                   smprof_job_page_set_profiler              (SmprofJobPage 
 const char * const    *smprof_job_page_get_node_ids              (SmprofJobPage          *self);
 void                   smprof_job_page_set_node_ids              (SmprofJobPage          *self,
                                                                   const char * const     *node_ids);
-SmprofJobPagePreset    smprof_job_page_get_preset                (SmprofJobPage          *self);
+SmprofSession         *smprof_job_page_get_session               (SmprofJobPage          *self);
+SmprofPreset           smprof_job_page_get_preset                (SmprofJobPage          *self);
 void                   smprof_job_page_set_preset                (SmprofJobPage          *self,
-                                                                  SmprofJobPagePreset     preset);
+                                                                  SmprofPreset            preset);
 void                   smprof_job_page_set_step_range            (SmprofJobPage          *self,
                                                                   gint64                  first_step,
                                                                   gint64                  last_step);

@@ -4,22 +4,32 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <string.h>
+
 #include <glib/gi18n-lib.h>
 
 #include "smprof-node-chooser.h"
 
 /* "Choose nodes…": a menu button whose popover holds one check button per
  * node, for the job page's "several nodes" choice (the page's drop-down
- * offers one node or all). At least one node stays checked: the last
- * checked button is made insensitive, so an empty choice cannot happen.
- * SmprofNodeChooser::changed tells the user changed the choice; setting
- * it from code is silent, so the page can mirror its own node choice. */
+ * offers one node or all). Jobs have up to hundreds of nodes: the list
+ * scrolls inside a popover of bounded height, a filter keeps the nodes whose
+ * id holds its text, and All / None check or uncheck the nodes the filter
+ * shows. At least one node stays checked: the last checked button is made
+ * insensitive, so an empty choice cannot happen. SmprofNodeChooser::changed
+ * tells the user changed the choice (once for All or None); setting it from
+ * code is silent, so the page can mirror its own node choice. */
+
+/* The list's height before it scrolls: about 16 nodes. */
+#define LIST_MAX_HEIGHT 400
 
 struct _SmprofNodeChooser
 {
   GtkWidget       parent_instance;
 
   GtkMenuButton  *button;
+  GtkSearchEntry *filter_entry;
+  GtkLabel       *count_label;
   GtkBox         *checks_box;
   GPtrArray      *checks;      /* GtkCheckButton, in node order */
   char          **node_ids;
@@ -62,6 +72,18 @@ update_sensitivity (SmprofNodeChooser *self)
 }
 
 static void
+update_count (SmprofNodeChooser *self)
+{
+  g_autofree char *text = NULL;
+  guint n = self->checks->len;
+
+  /* Translators: in the "Choose nodes…" popover, as in "12 of 64 nodes chosen" */
+  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u of %u node chosen", "%u of %u nodes chosen", n),
+                          count_checked (self), n);
+  gtk_label_set_label (self->count_label, text);
+}
+
+static void
 update_tooltip (SmprofNodeChooser *self)
 {
   g_auto(GStrv) chosen = smprof_node_chooser_dup_chosen (self);
@@ -93,9 +115,84 @@ check_toggled_cb (SmprofNodeChooser *self,
 
   update_sensitivity (self);
   update_tooltip (self);
+  update_count (self);
 
   if (!self->syncing)
     g_signal_emit (self, signals[CHANGED], 0);
+}
+
+static gboolean
+matches_filter (SmprofNodeChooser *self,
+                guint              index)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->filter_entry));
+  g_autofree char *needle = NULL;
+  g_autofree char *haystack = NULL;
+
+  if (text == NULL || text[0] == '\0')
+    return TRUE;
+
+  needle = g_utf8_casefold (text, -1);
+  haystack = g_utf8_casefold (self->node_ids[index], -1);
+
+  return strstr (haystack, needle) != NULL;
+}
+
+static void
+filter_changed_cb (SmprofNodeChooser *self)
+{
+  for (guint i = 0; i < self->checks->len; i++)
+    gtk_widget_set_visible (g_ptr_array_index (self->checks, i), matches_filter (self, i));
+}
+
+/* All / None: the nodes the filter shows, one change. None keeps the first
+ * of them when nothing else would stay checked. */
+static void
+check_shown (SmprofNodeChooser *self,
+             gboolean           active)
+{
+  gboolean changed = FALSE;
+  int first_shown = -1;
+
+  self->syncing = TRUE;
+  for (guint i = 0; i < self->checks->len; i++)
+    {
+      GtkCheckButton *check = g_ptr_array_index (self->checks, i);
+
+      if (!gtk_widget_get_visible (GTK_WIDGET (check)))
+        continue;
+      if (first_shown < 0)
+        first_shown = i;
+      if (gtk_check_button_get_active (check) != active)
+        {
+          gtk_check_button_set_active (check, active);
+          changed = TRUE;
+        }
+    }
+  if (count_checked (self) == 0 && first_shown >= 0)
+    {
+      gtk_check_button_set_active (g_ptr_array_index (self->checks, first_shown), TRUE);
+      changed = TRUE;
+    }
+  self->syncing = FALSE;
+
+  update_sensitivity (self);
+  update_tooltip (self);
+  update_count (self);
+  if (changed)
+    g_signal_emit (self, signals[CHANGED], 0);
+}
+
+static void
+all_clicked_cb (SmprofNodeChooser *self)
+{
+  check_shown (self, TRUE);
+}
+
+static void
+none_clicked_cb (SmprofNodeChooser *self)
+{
+  check_shown (self, FALSE);
 }
 
 static void
@@ -152,6 +249,10 @@ smprof_node_chooser_init (SmprofNodeChooser *self)
   GtkWidget *popover = gtk_popover_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   GtkWidget *heading = gtk_label_new (_("Nodes to aggregate"));
+  GtkWidget *buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *all_button = gtk_button_new_with_mnemonic (_("_All"));
+  GtkWidget *none_button = gtk_button_new_with_mnemonic (_("_None"));
+  GtkWidget *scroller = gtk_scrolled_window_new ();
 
   self->checks = g_ptr_array_new ();
 
@@ -159,8 +260,37 @@ smprof_node_chooser_init (SmprofNodeChooser *self)
   gtk_label_set_xalign (GTK_LABEL (heading), 0);
   gtk_box_append (GTK_BOX (box), heading);
 
+  self->filter_entry = GTK_SEARCH_ENTRY (gtk_search_entry_new ());
+  gtk_widget_set_name (GTK_WIDGET (self->filter_entry), "node-filter");
+  g_object_set (self->filter_entry, "placeholder-text", _("Filter nodes"), NULL);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->filter_entry), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Filter nodes by id"), -1);
+  g_signal_connect_object (self->filter_entry, "search-changed", G_CALLBACK (filter_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->filter_entry));
+
+  gtk_widget_set_name (all_button, "node-chooser-all");
+  gtk_widget_set_tooltip_text (all_button, _("Check every node the filter shows"));
+  g_signal_connect_object (all_button, "clicked", G_CALLBACK (all_clicked_cb), self, G_CONNECT_SWAPPED);
+  gtk_widget_set_name (none_button, "node-chooser-none");
+  gtk_widget_set_tooltip_text (none_button, _("Uncheck every node the filter shows (at least one node stays checked)"));
+  g_signal_connect_object (none_button, "clicked", G_CALLBACK (none_clicked_cb), self, G_CONNECT_SWAPPED);
+  gtk_box_append (GTK_BOX (buttons), all_button);
+  gtk_box_append (GTK_BOX (buttons), none_button);
+  self->count_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_widget_set_hexpand (GTK_WIDGET (self->count_label), TRUE);
+  gtk_label_set_xalign (self->count_label, 1);
+  gtk_widget_add_css_class (GTK_WIDGET (self->count_label), "dim-label");
+  gtk_box_append (GTK_BOX (buttons), GTK_WIDGET (self->count_label));
+  gtk_box_append (GTK_BOX (box), buttons);
+
   self->checks_box = GTK_BOX (gtk_box_new (GTK_ORIENTATION_VERTICAL, 2));
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->checks_box));
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller), TRUE);
+  gtk_scrolled_window_set_propagate_natural_width (GTK_SCROLLED_WINDOW (scroller), TRUE);
+  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scroller), LIST_MAX_HEIGHT);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (self->checks_box));
+  gtk_box_append (GTK_BOX (box), scroller);
   gtk_accessible_update_relation (GTK_ACCESSIBLE (self->checks_box),
                                   GTK_ACCESSIBLE_RELATION_LABELLED_BY, heading, NULL, -1);
   gtk_popover_set_child (GTK_POPOVER (popover), box);
@@ -173,6 +303,7 @@ smprof_node_chooser_init (SmprofNodeChooser *self)
   gtk_menu_button_set_popover (self->button, popover);
   gtk_widget_set_parent (GTK_WIDGET (self->button), GTK_WIDGET (self));
   update_tooltip (self);
+  update_count (self);
 }
 
 GtkWidget *
@@ -219,8 +350,10 @@ smprof_node_chooser_set_node_ids (SmprofNodeChooser  *self,
 
   /* One node leaves nothing to choose. */
   gtk_widget_set_sensitive (GTK_WIDGET (self->button), self->checks->len > 1);
+  filter_changed_cb (self);
   update_sensitivity (self);
   update_tooltip (self);
+  update_count (self);
 }
 
 /**
@@ -256,6 +389,7 @@ smprof_node_chooser_set_chosen (SmprofNodeChooser  *self,
 
   update_sensitivity (self);
   update_tooltip (self);
+  update_count (self);
 }
 
 /**

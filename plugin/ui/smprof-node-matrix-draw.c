@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "smprof-node-matrix-private.h"
+#include "smprof-ui.h"
 #include "smprof-ui-format.h"
 
 /* ColorBrewer's RdBu, a diverging scale that colour-blind readers can tell
@@ -57,22 +58,10 @@ smprof_node_matrix_ratio_color (double    ratio,
   color->alpha = 1;
 }
 
-static double
-luminance (const GdkRGBA *color)
-{
-  return 0.2126 * color->red + 0.7152 * color->green + 0.0722 * color->blue;
-}
-
 gboolean
 _smprof_node_matrix_update_dark (SmprofNodeMatrix *self)
 {
-  GdkRGBA fg;
-  gboolean dark;
-
-  /* Without libadwaita there is no style manager: a light text colour means
-   * a dark theme. */
-  gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (self)), &fg);
-  dark = luminance (&fg) > 0.5;
+  gboolean dark = smprof_ui_widget_is_dark (GTK_WIDGET (self));
 
   if (dark == self->dark)
     return FALSE;
@@ -143,15 +132,19 @@ _smprof_node_matrix_hit_test (SmprofNodeMatrix *self,
 {
   int cell_width = _smprof_node_matrix_cell_width (self, gtk_widget_get_width (GTK_WIDGET (self)));
   guint n_columns = _smprof_node_matrix_n_columns (self);
+  double scroll_x, scroll_y;
   int r, c;
 
   *row = *col = -1;
   if (x < 0 || y < 0 || n_columns == 0 || self->n_nodes == 0)
     return SMPROF_NODE_MATRIX_NOWHERE;
 
-  r = y < SMPROF_NODE_MATRIX_HEADER_HEIGHT ? -1
+  /* The headers stay at the view's edges (see the snapshot). */
+  _smprof_node_matrix_get_scroll (self, &scroll_x, &scroll_y);
+  r = y < scroll_y + SMPROF_NODE_MATRIX_HEADER_HEIGHT ? -1
       : (int) ((y - SMPROF_NODE_MATRIX_HEADER_HEIGHT) / SMPROF_NODE_MATRIX_CELL_HEIGHT);
-  c = x < self->row_header_width ? -1 : (int) ((x - self->row_header_width) / cell_width);
+  c = x < scroll_x + self->row_header_width ? -1 : (int) ((x - self->row_header_width) / cell_width);
+
 
   if (r >= (int) self->n_nodes || c >= (int) n_columns || (r < 0 && c < 0))
     return SMPROF_NODE_MATRIX_NOWHERE;
@@ -285,7 +278,7 @@ render_cells (SmprofNodeMatrix *self,
         /* Black or white, whichever reads on the fill */
         if (fill.alpha < 1)
           gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (self)), &ink);
-        else if (luminance (&fill) > 0.45)
+        else if (smprof_ui_luminance (&fill) > 0.45)
           ink = (GdkRGBA) { 0, 0, 0, 0.87 };
         else
           ink = (GdkRGBA) { 1, 1, 1, 0.95 };
@@ -294,20 +287,51 @@ render_cells (SmprofNodeMatrix *self,
       }
 }
 
+/* The headers are drawn over the cells when scrolled: on the view's own
+ * background, so the cells do not show through. */
+static void
+get_background (SmprofNodeMatrix *self,
+                GdkRGBA          *background)
+{
+  GtkStyleContext *context = gtk_widget_get_style_context (GTK_WIDGET (self));
+
+  if (!gtk_style_context_lookup_color (context, "view_bg_color", background) &&
+      !gtk_style_context_lookup_color (context, "theme_base_color", background))
+    *background = self->dark ? (GdkRGBA) { 0.14, 0.14, 0.14, 1 } : (GdkRGBA) { 1, 1, 1, 1 };
+  background->alpha = 1;
+}
+
 static void
 render (SmprofNodeMatrix *self)
 {
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  GdkRGBA fg;
+  GtkSnapshot *snapshot;
+  GdkRGBA fg, background;
+  graphene_rect_t area;
 
   gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (self)), &fg);
+  get_background (self, &background);
 
-  render_column_headers (self, snapshot, &fg);
-  render_row_headers (self, snapshot, &fg);
+  snapshot = gtk_snapshot_new ();
   render_cells (self, snapshot);
-
   g_clear_pointer (&self->rendered, gsk_render_node_unref);
   self->rendered = gtk_snapshot_free_to_node (snapshot);
+
+  snapshot = gtk_snapshot_new ();
+  _smprof_node_matrix_get_area (self, -1, (int) _smprof_node_matrix_n_columns (self) - 1, &area);
+  gtk_snapshot_append_color (snapshot, &background,
+                             &GRAPHENE_RECT_INIT (0, 0, area.origin.x + area.size.width, area.size.height));
+  render_column_headers (self, snapshot, &fg);
+  g_clear_pointer (&self->rendered_columns, gsk_render_node_unref);
+  self->rendered_columns = gtk_snapshot_free_to_node (snapshot);
+
+  snapshot = gtk_snapshot_new ();
+  _smprof_node_matrix_get_area (self, (int) self->n_nodes - 1, -1, &area);
+  gtk_snapshot_append_color (snapshot, &background,
+                             &GRAPHENE_RECT_INIT (0, 0, area.size.width, area.origin.y + area.size.height));
+  render_row_headers (self, snapshot, &fg);
+  g_clear_pointer (&self->rendered_rows, gsk_render_node_unref);
+  self->rendered_rows = gtk_snapshot_free_to_node (snapshot);
+
   self->rendered_valid = TRUE;
 }
 
@@ -336,6 +360,7 @@ _smprof_node_matrix_snapshot (GtkWidget   *widget,
 {
   SmprofNodeMatrix *self = SMPROF_NODE_MATRIX (widget);
   graphene_rect_t area;
+  double scroll_x, scroll_y;
   GdkRGBA fg;
 
   if (gtk_widget_get_width (widget) <= 0 || self->n_nodes == 0)
@@ -345,15 +370,46 @@ _smprof_node_matrix_snapshot (GtkWidget   *widget,
     _smprof_node_matrix_invalidate (self);
   if (!self->rendered_valid)
     render (self);
+  _smprof_node_matrix_get_scroll (self, &scroll_x, &scroll_y);
+
   if (self->rendered != NULL)
     gtk_snapshot_append_node (snapshot, self->rendered);
 
   gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
 
-  if (self->hover_row >= 0)
+  if (self->hover_row >= 0 && self->hover_col >= 0)
     {
       _smprof_node_matrix_get_area (self, self->hover_row, self->hover_col, &area);
       draw_outline (snapshot, &area, 1, &fg);
+    }
+
+  /* The headers stay at the view's edges: row headers at its left (the
+   * node names while columns scroll), column headers at its top (the
+   * function names while rows scroll), the corner over both. */
+  if (self->rendered_rows != NULL)
+    {
+      gtk_snapshot_save (snapshot);
+      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (scroll_x, 0));
+      gtk_snapshot_append_node (snapshot, self->rendered_rows);
+      if (self->hover_row >= 0 && self->hover_col < 0)
+        {
+          _smprof_node_matrix_get_area (self, self->hover_row, -1, &area);
+          draw_outline (snapshot, &area, 1, &fg);
+        }
+      gtk_snapshot_restore (snapshot);
+    }
+  if (self->rendered_columns != NULL)
+    {
+      GdkRGBA background;
+
+      gtk_snapshot_save (snapshot);
+      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (0, scroll_y));
+      gtk_snapshot_append_node (snapshot, self->rendered_columns);
+      get_background (self, &background);
+      gtk_snapshot_append_color (snapshot, &background,
+                                 &GRAPHENE_RECT_INIT (scroll_x, 0, self->row_header_width,
+                                                      SMPROF_NODE_MATRIX_HEADER_HEIGHT));
+      gtk_snapshot_restore (snapshot);
     }
 
   /* The text colour outside, its opposite inside: visible on any fill of

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "smprof-node-matrix.h"
+#include "smprof-node-matrix-data.h"
 
 G_BEGIN_DECLS
 
@@ -34,6 +35,7 @@ struct _SmprofNodeMatrix
 
   SmprofStepStats *stats;           /* a reference, or NULL */
   guint            top_n;
+  GCancellable    *cancellable;     /* the columns being computed, or NULL */
 
   /* From the stats, for the top_n columns */
   guint            n_nodes;
@@ -48,8 +50,13 @@ struct _SmprofNodeMatrix
   /* Geometry, from the font and the node ids */
   int              row_header_width;
 
-  /* Drawing */
+  /* Drawing: the cells, and the headers apart, which stay in view when the
+   * matrix scrolls in its viewport (the adjustments, watched) */
   GskRenderNode   *rendered;
+  GskRenderNode   *rendered_columns;
+  GskRenderNode   *rendered_rows;
+  GtkAdjustment   *hadjustment;
+  GtkAdjustment   *vadjustment;
   gboolean         rendered_valid;
   int              rendered_width;
   int              rendered_height;
@@ -88,6 +95,10 @@ void                  _smprof_node_matrix_set_focus        (SmprofNodeMatrix *se
                                                             int               row,
                                                             int               col);
 void                  _smprof_node_matrix_invalidate       (SmprofNodeMatrix *self);
+void                  _smprof_node_matrix_get_scroll       (SmprofNodeMatrix *self,
+                                                            double           *x,
+                                                            double           *y);
+void                  _smprof_node_matrix_watch_scroll     (SmprofNodeMatrix *self);
 
 /* smprof-node-matrix-draw.c */
 int                   _smprof_node_matrix_cell_width       (SmprofNodeMatrix *self,

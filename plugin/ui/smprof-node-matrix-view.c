@@ -47,11 +47,10 @@ draw_legend (GtkDrawingArea *area,
              gpointer        user_data)
 {
   cairo_pattern_t *gradient = cairo_pattern_create_linear (0, 0, width, 0);
+  gboolean dark = smprof_ui_widget_is_dark (GTK_WIDGET (area));
   GdkRGBA fg;
-  gboolean dark;
 
   gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (area)), &fg);
-  dark = 0.2126 * fg.red + 0.7152 * fg.green + 0.0722 * fg.blue > 0.5;
 
   for (guint i = 0; i < LEGEND_STOPS; i++)
     {
@@ -81,6 +80,8 @@ update_state (SmprofNodeMatrixView *self)
 
   if (stats == NULL)
     empty = _("No step statistics yet");
+  else if (smprof_node_matrix_get_computing (self->matrix))
+    empty = _("Finding each node’s top functions…");
   else if (smprof_node_matrix_get_n_nodes (self->matrix) < 2)
     empty = _("This job has one node: there is no other node to compare it with.");
   else if (smprof_node_matrix_get_n_columns (self->matrix) == 0)
@@ -138,6 +139,7 @@ smprof_node_matrix_view_init (SmprofNodeMatrixView *self)
 
   gtk_spin_button_set_value (self->top_n_spin, smprof_node_matrix_get_top_n (self->matrix));
   gtk_drawing_area_set_draw_func (self->legend_area, draw_legend, NULL, NULL);
+  g_signal_connect_object (self->matrix, "notify::computing", G_CALLBACK (update_state), self, G_CONNECT_SWAPPED);
   update_state (self);
 }
 

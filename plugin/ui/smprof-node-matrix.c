@@ -16,6 +16,7 @@
 enum {
   PROP_0,
   PROP_TOP_N,
+  PROP_COMPUTING,
   N_PROPS
 };
 
@@ -34,8 +35,54 @@ void
 _smprof_node_matrix_invalidate (SmprofNodeMatrix *self)
 {
   g_clear_pointer (&self->rendered, gsk_render_node_unref);
+  g_clear_pointer (&self->rendered_columns, gsk_render_node_unref);
+  g_clear_pointer (&self->rendered_rows, gsk_render_node_unref);
   self->rendered_valid = FALSE;
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* How far the viewport the matrix is in has scrolled: the headers are drawn
+ * that far in, so they stay at the view's top and left edges. */
+void
+_smprof_node_matrix_get_scroll (SmprofNodeMatrix *self,
+                                double           *x,
+                                double           *y)
+{
+  *x = self->hadjustment != NULL ? gtk_adjustment_get_value (self->hadjustment) : 0;
+  *y = self->vadjustment != NULL ? gtk_adjustment_get_value (self->vadjustment) : 0;
+}
+
+static void
+scrolled_cb (SmprofNodeMatrix *self)
+{
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+set_adjustment (SmprofNodeMatrix  *self,
+                GtkAdjustment    **slot,
+                GtkAdjustment     *adjustment)
+{
+  if (*slot == adjustment)
+    return;
+
+  if (*slot != NULL)
+    g_signal_handlers_disconnect_by_data (*slot, self);
+  g_set_object (slot, adjustment);
+  if (adjustment != NULL)
+    g_signal_connect_swapped (adjustment, "value-changed", G_CALLBACK (scrolled_cb), self);
+}
+
+/* The viewport's adjustments, whenever the matrix is put into one (a
+ * scrolled window wraps it in a GtkViewport). */
+void
+_smprof_node_matrix_watch_scroll (SmprofNodeMatrix *self)
+{
+  GtkWidget *parent = gtk_widget_get_parent (GTK_WIDGET (self));
+  GtkScrollable *viewport = parent != NULL && GTK_IS_VIEWPORT (parent) ? GTK_SCROLLABLE (parent) : NULL;
+
+  set_adjustment (self, &self->hadjustment, viewport != NULL ? gtk_scrollable_get_hadjustment (viewport) : NULL);
+  set_adjustment (self, &self->vadjustment, viewport != NULL ? gtk_scrollable_get_vadjustment (viewport) : NULL);
 }
 
 guint
@@ -57,147 +104,23 @@ clear_data (SmprofNodeMatrix *self)
   self->n_nodes = 0;
 }
 
-static int
-compare_doubles (const void *a,
-                 const void *b)
-{
-  double x = *(const double *) a;
-  double y = *(const double *) b;
-
-  return (x > y) - (x < y);
-}
-
-/* Each cell against the median of the same column on the other nodes: the
- * comparison the core's straggler rule makes, and with two nodes simply the
- * other node (the median over all nodes would be the mean of the two and
- * halve the contrast). */
 static void
-compute_ratios (SmprofNodeMatrix *self)
+apply_data (SmprofNodeMatrix     *self,
+            SmprofNodeMatrixData *data)
 {
-  guint n_columns = _smprof_node_matrix_n_columns (self);
-  g_autofree double *others = g_new (double, MAX (self->n_nodes, 1));
-
-  for (guint c = 0; c < n_columns; c++)
-    for (guint row = 0; row < self->n_nodes; row++)
-      {
-        double value = self->values[row * n_columns + c];
-        double median;
-        guint n = 0;
-
-        for (guint other = 0; other < self->n_nodes; other++)
-          if (other != row && !isnan (self->values[other * n_columns + c]))
-            others[n++] = self->values[other * n_columns + c];
-
-        if (n == 0 || isnan (value))
-          {
-            self->ratios[row * n_columns + c] = NAN;
-            continue;
-          }
-
-        qsort (others, n, sizeof (double), compare_doubles);
-        median = smprof_step_quantile (others, n, 0.5);
-        if (median > 0)
-          self->ratios[row * n_columns + c] = value / median;
-        else
-          self->ratios[row * n_columns + c] = value > 0 ? INFINITY : 1;
-      }
-}
-
-static void
-collect_stragglers (SmprofNodeMatrix *self)
-{
-  const char * const *node_ids = smprof_step_stats_get_node_ids (self->stats);
-  guint n_steps = smprof_step_stats_get_n_steps (self->stats);
-  g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
-
-  self->n_straggler_steps = g_new0 (guint, MAX (self->n_nodes, 1));
-
-  for (guint row = 0; row < self->n_nodes; row++)
-    {
-      g_autoptr(GString) text = g_string_new (NULL);
-
-      for (guint i = 0; i < n_steps; i++)
-        {
-          const SmprofStep *step = smprof_step_stats_get_step (self->stats, i);
-
-          if (!step->straggler || strcmp (step->node_id, node_ids[row]) != 0)
-            continue;
-
-          if (self->n_straggler_steps[row]++ > 0)
-            g_string_append (text, ", ");
-          g_string_append_printf (text, "%s %" G_GINT64_FORMAT, smprof_mode_to_string (step->mode), step->step);
-        }
-      g_ptr_array_add (texts, g_string_free (g_steal_pointer (&text), FALSE));
-    }
-  g_ptr_array_add (texts, NULL);
-  self->straggler_steps = (char **) g_ptr_array_free (g_steal_pointer (&texts), FALSE);
-}
-
-/* Column headers are narrow: cProfile's built-in labels lose their wrapping,
- * "{built-in method time.sleep}" reads "time.sleep" and "{method 'run' of
- * 'X' objects}" reads "run". The tooltip keeps the full label. */
-static char *
-dup_short_name (SmprofFunctionKeys *table,
-                guint32             func)
-{
-  g_autofree char *name = smprof_ui_dup_func_name (table, func);
-  gsize length = strlen (name);
-  const char *inner, *quote;
-
-  if (length < 2 || name[0] != '{' || name[length - 1] != '}')
-    return g_steal_pointer (&name);
-
-  name[length - 1] = '\0';
-  inner = name + 1;
-  if (g_str_has_prefix (inner, "built-in method "))
-    return g_strdup (inner + strlen ("built-in method "));
-  if (g_str_has_prefix (inner, "method '") && (quote = strchr (inner + strlen ("method '"), '\'')) != NULL)
-    return g_strndup (inner + strlen ("method '"), quote - (inner + strlen ("method '")));
-
-  return g_strdup (inner);
-}
-
-static void
-rebuild (SmprofNodeMatrix *self)
-{
-  const char * const *node_ids;
-  SmprofFunctionKeys *table;
-  guint               n_columns;
-
   clear_data (self);
   self->hover_row = self->hover_col = -1;
 
-  if (self->stats != NULL)
+  if (data != NULL)
     {
-      node_ids = smprof_step_stats_get_node_ids (self->stats);
-      table = smprof_job_get_function_keys (smprof_step_stats_get_job (self->stats));
-      self->n_nodes = g_strv_length ((char **) node_ids);
-      self->columns = smprof_step_stats_top_functions (self->stats, self->top_n);
-      n_columns = self->columns->len;
-
-      self->names = g_new0 (char *, n_columns + 1);
-      for (guint c = 0; c < n_columns; c++)
-        self->names[c] = dup_short_name (table,
-                                         smprof_step_stats_get_function (self->stats,
-                                                                         g_array_index (self->columns, guint, c))->func);
-
-      self->values = g_new (double, MAX (self->n_nodes * n_columns, 1));
-      self->ratios = g_new (double, MAX (self->n_nodes * n_columns, 1));
-      self->n_steps = g_new0 (guint, MAX (self->n_nodes, 1));
-      for (guint row = 0; row < self->n_nodes; row++)
-        {
-          smprof_step_stats_get_node_function_time (self->stats, node_ids[row], G_MAXUINT, &self->n_steps[row]);
-          for (guint c = 0; c < n_columns; c++)
-            {
-              double time = smprof_step_stats_get_node_function_time (self->stats, node_ids[row],
-                                                                      g_array_index (self->columns, guint, c), NULL);
-
-              /* A node without a step has no time per step, not 0. */
-              self->values[row * n_columns + c] = self->n_steps[row] > 0 ? time / self->n_steps[row] : NAN;
-            }
-        }
-      compute_ratios (self);
-      collect_stragglers (self);
+      self->n_nodes = data->n_nodes;
+      self->columns = g_steal_pointer (&data->columns);
+      self->names = g_steal_pointer (&data->names);
+      self->values = g_steal_pointer (&data->values);
+      self->ratios = g_steal_pointer (&data->ratios);
+      self->n_steps = g_steal_pointer (&data->n_steps);
+      self->n_straggler_steps = g_steal_pointer (&data->n_straggler_steps);
+      self->straggler_steps = g_steal_pointer (&data->straggler_steps);
     }
 
   if (self->focus_row >= (int) self->n_nodes)
@@ -209,6 +132,69 @@ rebuild (SmprofNodeMatrix *self)
   gtk_widget_queue_resize (GTK_WIDGET (self));
   _smprof_node_matrix_invalidate (self);
   _smprof_node_matrix_set_focus (self, self->focus_row, self->focus_col);
+}
+
+static void
+compute_in_thread (GTask        *task,
+                   gpointer      source_object,
+                   gpointer      task_data,
+                   GCancellable *cancellable)
+{
+  SmprofStepStats *stats = task_data;
+  guint top_n = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (task), "smprof-top-n"));
+
+  if (g_task_return_error_if_cancelled (task))
+    return;
+
+  g_task_return_pointer (task, _smprof_node_matrix_data_new (stats, top_n),
+                         (GDestroyNotify) _smprof_node_matrix_data_free);
+}
+
+static void
+compute_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  SmprofNodeMatrix *self = SMPROF_NODE_MATRIX (object);
+  g_autoptr(SmprofNodeMatrixData) data = NULL;
+
+  data = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  /* Other statistics or another top_n since: dropped. */
+  if (data == NULL || g_task_get_task_data (G_TASK (result)) != self->stats ||
+      GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (result), "smprof-top-n")) != self->top_n)
+    return;
+
+  g_clear_object (&self->cancellable);
+  apply_data (self, data);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMPUTING]);
+}
+
+/* The columns and cells of the statistics come from a worker: on a job of
+ * hundreds of nodes they take a moment, which the main loop must not wait. */
+static void
+rebuild (SmprofNodeMatrix *self)
+{
+  g_autoptr(GTask) task = NULL;
+
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+
+  if (self->stats == NULL)
+    {
+      apply_data (self, NULL);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMPUTING]);
+      return;
+    }
+
+  self->cancellable = g_cancellable_new ();
+  task = g_task_new (self, self->cancellable, compute_cb, NULL);
+  g_task_set_source_tag (task, rebuild);
+  g_task_set_task_data (task, smprof_step_stats_ref (self->stats), (GDestroyNotify) smprof_step_stats_unref);
+  g_object_set_data (G_OBJECT (task), "smprof-top-n", GUINT_TO_POINTER (self->top_n));
+  g_task_run_in_thread (task, compute_in_thread);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMPUTING]);
 }
 
 const char *
@@ -360,8 +346,15 @@ smprof_node_matrix_finalize (GObject *object)
   SmprofNodeMatrix *self = SMPROF_NODE_MATRIX (object);
 
   clear_data (self);
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
   g_clear_pointer (&self->stats, smprof_step_stats_unref);
   g_clear_pointer (&self->rendered, gsk_render_node_unref);
+  g_clear_pointer (&self->rendered_columns, gsk_render_node_unref);
+  g_clear_pointer (&self->rendered_rows, gsk_render_node_unref);
+  set_adjustment (self, &self->hadjustment, NULL);
+  set_adjustment (self, &self->vadjustment, NULL);
 
   G_OBJECT_CLASS (smprof_node_matrix_parent_class)->finalize (object);
 }
@@ -376,6 +369,10 @@ smprof_node_matrix_get_property (GObject    *object,
 
   switch (prop_id)
     {
+    case PROP_COMPUTING:
+      g_value_set_boolean (value, self->cancellable != NULL);
+      break;
+
     case PROP_TOP_N:
       g_value_set_uint (value, self->top_n);
       break;
@@ -426,6 +423,14 @@ smprof_node_matrix_class_init (SmprofNodeMatrixClass *klass)
    * How many functions of each node become columns; the columns are the
    * union of every node's top functions (smprof_step_stats_top_functions()).
    */
+  /**
+   * SmprofNodeMatrix:computing:
+   *
+   * The columns and cells of the statistics are being computed.
+   */
+  properties[PROP_COMPUTING] =
+    g_param_spec_boolean ("computing", NULL, NULL, FALSE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+
   properties[PROP_TOP_N] =
     g_param_spec_uint ("top-n", NULL, NULL, 1, 1000, SMPROF_NODE_MATRIX_DEFAULT_TOP_N,
                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
@@ -474,6 +479,8 @@ smprof_node_matrix_init (SmprofNodeMatrix *self)
   self->hover_row = self->hover_col = -1;
   self->focus_row = 0;
   self->focus_col = -1;
+
+  g_signal_connect (self, "notify::parent", G_CALLBACK (_smprof_node_matrix_watch_scroll), NULL);
 
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
@@ -570,4 +577,19 @@ smprof_node_matrix_get_n_columns (SmprofNodeMatrix *self)
   g_return_val_if_fail (SMPROF_IS_NODE_MATRIX (self), 0);
 
   return _smprof_node_matrix_n_columns (self);
+}
+
+/**
+ * smprof_node_matrix_get_computing:
+ * @self: a #SmprofNodeMatrix
+ *
+ * Returns: whether the matrix of its statistics is being computed (on a
+ *   worker); it shows nothing of them until then
+ */
+gboolean
+smprof_node_matrix_get_computing (SmprofNodeMatrix *self)
+{
+  g_return_val_if_fail (SMPROF_IS_NODE_MATRIX (self), FALSE);
+
+  return self->cancellable != NULL;
 }

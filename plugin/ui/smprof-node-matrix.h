@@ -29,6 +29,7 @@ GtkWidget       *smprof_node_matrix_new             (void);
 void             smprof_node_matrix_set_step_stats  (SmprofNodeMatrix *self,
                                                      SmprofStepStats  *stats);
 SmprofStepStats *smprof_node_matrix_get_step_stats  (SmprofNodeMatrix *self);
+gboolean         smprof_node_matrix_get_computing   (SmprofNodeMatrix *self);
 void             smprof_node_matrix_set_top_n       (SmprofNodeMatrix *self,
                                                      guint             top_n);
 guint            smprof_node_matrix_get_top_n       (SmprofNodeMatrix *self);

@@ -111,12 +111,6 @@ _smprof_timeline_phase_label (SmprofPhase phase)
     }
 }
 
-double
-_smprof_timeline_luminance (const GdkRGBA *c)
-{
-  return 0.2126 * c->red + 0.7152 * c->green + 0.0722 * c->blue;
-}
-
 GdkRGBA
 _smprof_timeline_accent_color (SmprofTimeline *self,
                                double          alpha)

@@ -5,6 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <math.h>
+
 #include <glib/gi18n-lib.h>
 
 #include "smprof-timeline-compare.h"
@@ -190,42 +192,62 @@ _smprof_timeline_draw_compare (SmprofTimeline *self,
 }
 
 /* "A" and "B" swatches at the legend's end, while comparing. */
+const char *
+_smprof_timeline_compare_side_label (SmprofDiffSide side)
+{
+  /* Translators: the timeline legend's names for the two sides of a
+   * comparison (A: the intervals compared against, B: the selection),
+   * as the compare view names them */
+  return side == SMPROF_DIFF_A ? C_("comparison side", "A") : C_("comparison side", "B");
+}
+
+/* A side's swatch in the legend, at (@x, @y) of its line. */
 void
-_smprof_timeline_draw_compare_legend (SmprofTimeline *self,
+_smprof_timeline_draw_compare_swatch (SmprofTimeline *self,
                                       GtkSnapshot    *snapshot,
+                                      SmprofDiffSide  side,
                                       double          x,
                                       double          y)
 {
-  if (self->compare == NULL)
-    return;
+  const float widths[4] = { 2, 2, 2, 2 };
+  GdkRGBA fill, edge, colors[4];
+  GskRoundedRect outline;
 
-  x += 6;
-  for (SmprofDiffSide side = SMPROF_DIFF_A; side <= SMPROF_DIFF_B; side++)
+  smprof_timeline_compare_color (side, self->dark, 0.35, &fill);
+  smprof_timeline_compare_color (side, self->dark, 1.0, &edge);
+  for (guint i = 0; i < 4; i++)
+    colors[i] = edge;
+  gtk_snapshot_append_color (snapshot, &fill, &GRAPHENE_RECT_INIT (x, y + 7, 12, 12));
+  gsk_rounded_rect_init_from_rect (&outline, &GRAPHENE_RECT_INIT (x, y + 7, 12, 12), 0);
+  gtk_snapshot_append_border (snapshot, &outline, widths, colors);
+}
+
+/* The extent of A's intervals on the current axis, for a zoom that frames
+ * both sides of a comparison. */
+gboolean
+_smprof_timeline_compare_span (SmprofTimeline *self,
+                               double         *start,
+                               double         *end)
+{
+  SmprofTimelineAxis axis = _smprof_timeline_axis (self);
+  GPtrArray *items = get_items (self);
+  double s = INFINITY, e = -INFINITY;
+
+  if (items == NULL)
+    return FALSE;
+
+  for (guint i = 0; i < items->len; i++)
     {
-      /* Translators: the timeline legend's names for the two sides of a
-       * comparison (A: the intervals compared against, B: the selection),
-       * as the compare view names them */
-      const char *label = side == SMPROF_DIFF_A ? C_("comparison side", "A") : C_("comparison side", "B");
-      GdkRGBA fill, edge;
-      GskRoundedRect outline;
-      const float widths[4] = { 2, 2, 2, 2 };
-      GdkRGBA colors[4];
-      int w, h;
+      const SmprofTimelineItem *item = g_ptr_array_index (items, i);
 
-      smprof_timeline_compare_color (side, self->dark, 0.35, &fill);
-      smprof_timeline_compare_color (side, self->dark, 1.0, &edge);
-      for (guint i = 0; i < 4; i++)
-        colors[i] = edge;
-      gtk_snapshot_append_color (snapshot, &fill, &GRAPHENE_RECT_INIT (x, y + 7, 12, 12));
-      gsk_rounded_rect_init_from_rect (&outline, &GRAPHENE_RECT_INIT (x, y + 7, 12, 12), 0);
-      gtk_snapshot_append_border (snapshot, &outline, widths, colors);
-
-      pango_layout_set_text (self->small_text, label, -1);
-      pango_layout_get_pixel_size (self->small_text, &w, &h);
-      gtk_snapshot_save (snapshot);
-      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (x + 16, y + (SMPROF_TIMELINE_LEGEND_HEIGHT - h) / 2.0));
-      gtk_snapshot_append_layout (snapshot, self->small_text, &self->fg);
-      gtk_snapshot_restore (snapshot);
-      x += 16 + w + 14;
+      s = MIN (s, item->start[axis]);
+      e = MAX (e, item->end[axis]);
     }
+
+  if (!(e >= s))
+    return FALSE;
+
+  *start = s;
+  *end = e;
+  return TRUE;
 }

@@ -20,6 +20,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "smprof-timeline-private.h"
+#include "smprof-ui.h"
 
 /* Drawing --------------------------------------------------------------------------- */
 
@@ -179,15 +180,15 @@ draw_block (SmprofTimeline           *self,
   smprof_timeline_get_mode_color (item->mode, self->dark, &color);
 
   /* A pixel of background after blocks wide enough, so neighbours read apart */
-  _smprof_timeline_append_rect (snapshot, &color, cx0, y, cx1 - cx0 - (x1 - x0 >= 4 && x1 <= cache_width + 2 ? 1 : 0), SMPROF_TIMELINE_BLOCK_HEIGHT);
+  _smprof_timeline_append_rect (snapshot, &color, cx0, y, cx1 - cx0 - (x1 - x0 >= 4 && x1 <= cache_width + 2 ? 1 : 0), _smprof_timeline_block_height (self));
 
   /* Phase ticks where they do not crowd each other */
   if (x1 - x0 >= 6)
     {
       if (x0 >= -2)
-        _smprof_timeline_draw_phase_tick (self, snapshot, item->record->name.start_phase, x0, y, SMPROF_TIMELINE_BLOCK_HEIGHT);
+        _smprof_timeline_draw_phase_tick (self, snapshot, item->record->name.start_phase, x0, y, _smprof_timeline_block_height (self));
       if (x1 <= cache_width + 2)
-        _smprof_timeline_draw_phase_tick (self, snapshot, item->record->name.end_phase, x1, y, SMPROF_TIMELINE_BLOCK_HEIGHT);
+        _smprof_timeline_draw_phase_tick (self, snapshot, item->record->name.end_phase, x1, y, _smprof_timeline_block_height (self));
     }
 
   if (cx1 - cx0 >= 14)
@@ -198,16 +199,16 @@ draw_block (SmprofTimeline           *self,
 
       pango_layout_set_text (self->small_text, label, -1);
       pango_layout_get_pixel_size (self->small_text, &w, &h);
-      if (w + 6 <= cx1 - cx0 && h <= SMPROF_TIMELINE_BLOCK_HEIGHT + 2)
+      if (w + 6 <= cx1 - cx0 && h <= _smprof_timeline_block_height (self) + 2)
         {
-          if (_smprof_timeline_luminance (&color) > 0.5)
+          if (smprof_ui_luminance (&color) > 0.5)
             text_color = (GdkRGBA) { 0, 0, 0, 0.85 };
           else
             text_color = (GdkRGBA) { 1, 1, 1, 1 };
 
           gtk_snapshot_save (snapshot);
           gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (floor ((cx0 + cx1 - w) / 2),
-                                                                  floor (y + (SMPROF_TIMELINE_BLOCK_HEIGHT - h) / 2.0)));
+                                                                  floor (y + (_smprof_timeline_block_height (self) - h) / 2.0)));
           gtk_snapshot_append_layout (snapshot, self->small_text, &text_color);
           gtk_snapshot_restore (snapshot);
         }
@@ -234,7 +235,7 @@ flush_run (SmprofTimeline *self,
     return;
 
   smprof_timeline_get_mode_color (run->mode, self->dark, &color);
-  _smprof_timeline_append_rect (snapshot, &color, run->x0, y, run->x1 - run->x0, SMPROF_TIMELINE_BLOCK_HEIGHT);
+  _smprof_timeline_append_rect (snapshot, &color, run->x0, y, run->x1 - run->x0, _smprof_timeline_block_height (self));
   run->active = FALSE;
 }
 
@@ -351,7 +352,7 @@ draw_steps (SmprofTimeline            *self,
 
   /* a faint track: where the timeline recorded no step */
   track.alpha = 0.06;
-  _smprof_timeline_append_rect (snapshot, &track, -2, row->steps_y, width + 4, SMPROF_TIMELINE_STEPS_HEIGHT);
+  _smprof_timeline_append_rect (snapshot, &track, -2, row->steps_y, width + 4, self->metrics.steps_height);
 
   i = first;
   while (i < last)
@@ -369,7 +370,7 @@ draw_steps (SmprofTimeline            *self,
 
           /* a pixel of track after ticks wide enough, so neighbours read apart */
           _smprof_timeline_append_rect (snapshot, &color, cx0, row->steps_y,
-                                        cx1 - cx0 - (x1 - x0 >= 4 && x1 <= width + 2 ? 1 : 0), SMPROF_TIMELINE_STEPS_HEIGHT);
+                                        cx1 - cx0 - (x1 - x0 >= 4 && x1 <= width + 2 ? 1 : 0), self->metrics.steps_height);
           i++;
         }
       else
@@ -378,7 +379,7 @@ draw_steps (SmprofTimeline            *self,
           double boundary = cache->start + (column + 1) / cache->scale;
           guint next;
 
-          _smprof_timeline_append_rect (snapshot, &color, column, row->steps_y, 1, SMPROF_TIMELINE_STEPS_HEIGHT);
+          _smprof_timeline_append_rect (snapshot, &color, column, row->steps_y, 1, self->metrics.steps_height);
           next = smprof_timeline_steps_next_start (self->steps, row->node, axis, i + 1, boundary);
 
           /* a skipped step that reaches past this column must still be drawn */
@@ -412,14 +413,14 @@ ensure_blocks (SmprofTimeline               *self,
 
       for (guint lane = 0; lane < n_lanes; lane++)
         {
-          BlocksData data = { .y = _smprof_timeline_lane_block_y (row, lane), .width = cache_width (cache) };
+          BlocksData data = { .y = _smprof_timeline_lane_block_y (self, row, lane), .width = cache_width (cache) };
 
           foreach_drawn_item (self, cache, row->node, lane, cache->start, cache->end,
                               snapshot, blocks_item_cb, &data);
           flush_run (self, snapshot, &data.run, data.y);
         }
 
-      if (row->steps_y >= 0 && self->steps != NULL)
+      if (row->steps_y >= 0 && self->steps != NULL && self->metrics.steps_height > 0)
         draw_steps (self, snapshot, cache, row);
     }
 
@@ -452,7 +453,7 @@ append_outline (SmprofTimeline *self,
   for (guint i = 0; i < 4; i++)
     colors[i] = self->fg;
 
-  gsk_rounded_rect_init_from_rect (&outline, &GRAPHENE_RECT_INIT (x0 - 2, y - 2, x1 - x0 + 4, SMPROF_TIMELINE_BLOCK_HEIGHT + 4), 0);
+  gsk_rounded_rect_init_from_rect (&outline, &GRAPHENE_RECT_INIT (x0 - 2, y - 2, x1 - x0 + 4, _smprof_timeline_block_height (self) + 4), 0);
   gtk_snapshot_append_border (snapshot, &outline, widths, colors);
 }
 
@@ -567,7 +568,7 @@ ensure_overlay (SmprofTimeline               *self,
 
       for (guint lane = 0; lane < n_lanes; lane++)
         {
-          OverlayData data = { .outline.y = _smprof_timeline_lane_block_y (row, lane), .width = cache_width (cache) };
+          OverlayData data = { .outline.y = _smprof_timeline_lane_block_y (self, row, lane), .width = cache_width (cache) };
           double s = cache->start, e = cache->end;
 
           if (self->dragging)
@@ -595,7 +596,7 @@ update_style (SmprofTimeline *self)
   gboolean dark;
 
   gtk_style_context_get_color (context, &fg);
-  dark = _smprof_timeline_luminance (&fg) > 0.5;
+  dark = smprof_ui_widget_is_dark (GTK_WIDGET (self));
 
   if (!gdk_rgba_equal (&fg, &self->fg) || dark != self->dark)
     {

@@ -33,7 +33,7 @@ double
 _smprof_timeline_rows_height (SmprofTimeline *self)
 {
   return MAX (0, gtk_widget_get_height (GTK_WIDGET (self)) -
-                 SMPROF_TIMELINE_RULER_HEIGHT - SMPROF_TIMELINE_LEGEND_HEIGHT);
+                 SMPROF_TIMELINE_RULER_HEIGHT - _smprof_timeline_legend_height (self));
 }
 
 void
@@ -90,7 +90,7 @@ _smprof_timeline_row_at_y (SmprofTimeline *self,
   if (cy < r->y)
     return -1;
 
-  l = (int) floor ((cy - r->y - SMPROF_TIMELINE_ROW_PAD) / SMPROF_TIMELINE_LANE_HEIGHT);
+  l = (int) floor ((cy - r->y - self->metrics.row_pad) / self->metrics.lane_height);
   if (lane != NULL)
     *lane = CLAMP (l, 0, (int) smprof_timeline_layout_get_n_lanes (self->layout, r->node) - 1);
 
@@ -147,8 +147,8 @@ _smprof_timeline_get_block_rect (SmprofTimeline           *self,
   x0 = smprof_timeline_viewport_value_to_x (&vp, item->start[axis]);
   x1 = smprof_timeline_viewport_value_to_x (&vp, item->end[axis]);
   graphene_rect_init (rect, x0,
-                      SMPROF_TIMELINE_RULER_HEIGHT - self->vscroll + _smprof_timeline_lane_block_y (_smprof_timeline_get_row (self, row), item->lane),
-                      x1 - x0, SMPROF_TIMELINE_BLOCK_HEIGHT);
+                      SMPROF_TIMELINE_RULER_HEIGHT - self->vscroll + _smprof_timeline_lane_block_y (self, _smprof_timeline_get_row (self, row), item->lane),
+                      x1 - x0, _smprof_timeline_block_height (self));
 
   return TRUE;
 }
@@ -206,7 +206,8 @@ _smprof_timeline_step_at (SmprofTimeline *self,
 
   r = _smprof_timeline_get_row (self, row);
   cy = y - SMPROF_TIMELINE_RULER_HEIGHT + self->vscroll;
-  if (r->steps_y < 0 || cy < r->steps_y - 1 || cy > r->steps_y + SMPROF_TIMELINE_STEPS_HEIGHT + 1)
+  if (r->steps_y < 0 || self->metrics.steps_height <= 0 ||
+      cy < r->steps_y - 1 || cy > r->steps_y + self->metrics.steps_height + 1)
     return NULL;
 
   _smprof_timeline_get_viewport (self, &vp);
@@ -242,7 +243,7 @@ _smprof_timeline_get_step_rect (SmprofTimeline           *self,
   x0 = smprof_timeline_viewport_value_to_x (&vp, step->start[axis]);
   x1 = smprof_timeline_viewport_value_to_x (&vp, step->end[axis]);
   graphene_rect_init (rect, x0, SMPROF_TIMELINE_RULER_HEIGHT - self->vscroll + r->steps_y,
-                      MAX (1, x1 - x0), SMPROF_TIMELINE_STEPS_HEIGHT);
+                      MAX (1, x1 - x0), self->metrics.steps_height);
 
   return TRUE;
 }
@@ -254,6 +255,114 @@ node_is_visible (SmprofTimeline *self,
                  const char     *node_id)
 {
   return self->visible_nodes == NULL || g_strv_contains ((const char * const *) self->visible_nodes, node_id);
+}
+
+/* The comfortable sizes, then smaller ones as rows must fit in less
+ * height: lanes down to SMPROF_TIMELINE_MIN_LANE_HEIGHT, pads in
+ * proportion, the strip of steps gone once lanes are under 16 px. */
+static SmprofTimelineMetrics
+metrics_for_lane (double lane)
+{
+  SmprofTimelineMetrics m;
+
+  if (lane >= SMPROF_TIMELINE_LANE_HEIGHT)
+    return (SmprofTimelineMetrics) { SMPROF_TIMELINE_LANE_HEIGHT, SMPROF_TIMELINE_ROW_PAD,
+                                     SMPROF_TIMELINE_BLOCK_INSET, SMPROF_TIMELINE_STEPS_HEIGHT,
+                                     SMPROF_TIMELINE_STEPS_PAD };
+
+  m.lane_height = lane;
+  m.row_pad = MAX (1, floor (lane * SMPROF_TIMELINE_ROW_PAD / SMPROF_TIMELINE_LANE_HEIGHT));
+  m.block_inset = lane >= 14 ? SMPROF_TIMELINE_BLOCK_INSET : 1;
+  m.steps_height = lane >= 16 ? floor (lane * SMPROF_TIMELINE_STEPS_HEIGHT / SMPROF_TIMELINE_LANE_HEIGHT) : 0;
+  m.steps_pad = m.steps_height > 0 ? 2 : 0;
+
+  return m;
+}
+
+static double
+rows_height_with (SmprofTimeline              *self,
+                  const SmprofTimelineMetrics *m)
+{
+  double height = 0;
+
+  for (guint r = 0; r < self->rows->len; r++)
+    {
+      const SmprofTimelineRow *row = _smprof_timeline_get_row (self, r);
+
+      height += 2 * m->row_pad + smprof_timeline_layout_get_n_lanes (self->layout, row->node) * m->lane_height;
+      if (row->steps_y >= 0 && m->steps_height > 0)
+        height += m->steps_height + m->steps_pad;
+    }
+
+  return height;
+}
+
+/* Places the rows one under the other at the current metrics. A row keeps
+ * steps_y >= 0 while its node has steps, even when the strip is not drawn. */
+static void
+place_rows (SmprofTimeline *self)
+{
+  self->content_height = 0;
+  for (guint r = 0; r < self->rows->len; r++)
+    {
+      SmprofTimelineRow *row = &g_array_index (self->rows, SmprofTimelineRow, r);
+
+      row->y = self->content_height;
+      row->height = 2 * self->metrics.row_pad +
+                    smprof_timeline_layout_get_n_lanes (self->layout, row->node) * self->metrics.lane_height;
+      if (row->steps_y >= 0)
+        {
+          row->steps_y = row->y + row->height;
+          if (self->metrics.steps_height > 0)
+            row->height += self->metrics.steps_height + self->metrics.steps_pad;
+        }
+      self->content_height += row->height;
+    }
+}
+
+/**
+ * _smprof_timeline_fit_rows:
+ * @self: a timeline
+ *
+ * Chooses the rows' sizes for the height the timeline has: the comfortable
+ * ones when every row fits, else the largest lanes (whole pixels) with which
+ * they do, else the compact ones, scrolled. Redraws when they change.
+ */
+void
+_smprof_timeline_fit_rows (SmprofTimeline *self)
+{
+  SmprofTimelineMetrics comfortable = metrics_for_lane (SMPROF_TIMELINE_LANE_HEIGHT);
+  SmprofTimelineMetrics chosen = comfortable;
+  double available = _smprof_timeline_rows_height (self);
+  double natural = self->layout != NULL ? rows_height_with (self, &comfortable) : 0;
+
+  if (natural != self->natural_height)
+    {
+      self->natural_height = natural;
+      _smprof_timeline_natural_height_changed (self);
+    }
+
+  if (self->layout != NULL && available > 0 && self->natural_height > available)
+    {
+      double lane;
+
+      for (lane = SMPROF_TIMELINE_LANE_HEIGHT - 1; lane > SMPROF_TIMELINE_MIN_LANE_HEIGHT; lane--)
+        {
+          chosen = metrics_for_lane (lane);
+          if (rows_height_with (self, &chosen) <= available)
+            break;
+        }
+      chosen = metrics_for_lane (lane);
+    }
+
+  if (memcmp (&chosen, &self->metrics, sizeof chosen) == 0 && self->content_height > 0)
+    return;
+
+  self->metrics = chosen;
+  if (self->layout != NULL)
+    place_rows (self);
+  _smprof_timeline_invalidate_blocks (self);
+  _smprof_timeline_invalidate_overlay (self);
 }
 
 void
@@ -276,37 +385,32 @@ _smprof_timeline_rebuild_rows (SmprofTimeline *self)
       for (guint n = 0; n < n_nodes; n++)
         {
           const char *id = smprof_timeline_layout_get_node_id (self->layout, n);
-          SmprofTimelineRow row;
+          SmprofTimelineRow row = { n, 0, 0, -1 };
           int w;
 
           if (!node_is_visible (self, id))
             continue;
 
           g_array_index (self->row_of_node, int, n) = self->rows->len;
-          row.node = n;
-          row.y = self->content_height;
-          row.height = 2 * SMPROF_TIMELINE_ROW_PAD +
-                       smprof_timeline_layout_get_n_lanes (self->layout, n) * SMPROF_TIMELINE_LANE_HEIGHT;
-          row.steps_y = -1;
           if (self->steps != NULL)
             {
               guint n_steps = 0;
 
               smprof_timeline_steps_get_node (self->steps, n, &n_steps);
               if (n_steps > 0)
-                {
-                  row.steps_y = row.y + row.height;
-                  row.height += SMPROF_TIMELINE_STEPS_HEIGHT + SMPROF_TIMELINE_STEPS_PAD;
-                }
+                row.steps_y = 0;
             }
           g_array_append_val (self->rows, row);
-          self->content_height += row.height;
 
           pango_layout_set_text (self->text, id, -1);
           pango_layout_get_pixel_size (self->text, &w, NULL);
           max_width = MAX (max_width, w);
         }
     }
+
+  /* the sizes may stay: place the rows anew */
+  self->metrics.lane_height = 0;
+  _smprof_timeline_fit_rows (self);
 
   self->label_width = CLAMP (max_width + 20, 72, 240);
   self->hover_item = NULL;

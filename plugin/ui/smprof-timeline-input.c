@@ -254,7 +254,7 @@ scroll_cb (SmprofTimeline           *self,
   if (dy != 0)
     {
       if (self->content_height > _smprof_timeline_rows_height (self))
-        _smprof_timeline_set_vscroll (self, self->vscroll + (wheel ? dy * 3 * SMPROF_TIMELINE_LANE_HEIGHT : dy));
+        _smprof_timeline_set_vscroll (self, self->vscroll + (wheel ? dy * 3 * self->metrics.lane_height : dy));
       else
         pan_px += wheel ? dy * vp.width * 0.1 : dy;
     }

@@ -122,85 +122,215 @@ _smprof_timeline_draw_row_labels (SmprofTimeline *self,
   double width = gtk_widget_get_width (GTK_WIDGET (self));
   GdkRGBA line = self->fg, stripe = self->fg;
   guint first = _smprof_timeline_row_lower_bound (self, self->vscroll);
+  PangoLayout *text;
+  int text_height;
+  guint every = 1;
 
   line.alpha = 0.12;
   stripe.alpha = 0.03;
 
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, SMPROF_TIMELINE_RULER_HEIGHT, width, rows_height));
 
-  pango_layout_set_width (self->text, (int) (self->label_width - 14) * PANGO_SCALE);
+  /* Compact rows take the small font; when even that is taller than a row,
+   * every k-th row is named, so names never overlap. */
+  text = self->metrics.lane_height >= 16 ? self->text : self->small_text;
+  pango_layout_set_width (text, (int) (self->label_width - 14) * PANGO_SCALE);
+  pango_layout_set_text (text, "0", -1);
+  pango_layout_get_pixel_size (text, NULL, &text_height);
+  if (self->rows->len > 0)
+    {
+      double row_height = _smprof_timeline_get_row (self, 0)->height;
+
+      every = row_height > 0 && text_height > row_height + 2 ? (guint) ceil (text_height / row_height) : 1;
+    }
+
   for (guint r = first; r < self->rows->len; r++)
     {
       const SmprofTimelineRow *row = _smprof_timeline_get_row (self, r);
       double y = SMPROF_TIMELINE_RULER_HEIGHT + row->y - self->vscroll;
       const char *id = smprof_timeline_layout_get_node_id (self->layout, row->node);
-      int h;
 
       if (y >= SMPROF_TIMELINE_RULER_HEIGHT + rows_height)
         break;
 
       if (r % 2 == 1)
         _smprof_timeline_append_rect (snapshot, &stripe, 0, y, width, row->height);
-      _smprof_timeline_append_rect (snapshot, &line, 0, y + row->height - 1, width, 1);
+      if (self->metrics.row_pad >= 2)
+        _smprof_timeline_append_rect (snapshot, &line, 0, y + row->height - 1, width, 1);
 
-      pango_layout_set_text (self->text, id, -1);
-      pango_layout_get_pixel_size (self->text, NULL, &h);
-      _smprof_timeline_append_text (self, snapshot, self->text, id, 8,
-                                    floor (y + SMPROF_TIMELINE_ROW_PAD + (SMPROF_TIMELINE_LANE_HEIGHT - h) / 2.0), &self->fg);
+      if (r % every != 0)
+        continue;
+      _smprof_timeline_append_text (self, snapshot, text, id, 8,
+                                    floor (y + self->metrics.row_pad + (self->metrics.lane_height - text_height) / 2.0),
+                                    &self->fg);
     }
-  pango_layout_set_width (self->text, -1);
+  pango_layout_set_width (text, -1);
 
   _smprof_timeline_append_rect (snapshot, &line, self->label_width - 1, SMPROF_TIMELINE_RULER_HEIGHT, 1, rows_height);
 
   gtk_snapshot_pop (snapshot);
 }
 
-void
-_smprof_timeline_draw_legend (SmprofTimeline *self,
-                              GtkSnapshot    *snapshot)
+/* The legend's entries flow over as many lines as the width needs (a
+ * French legend is a third longer than the English one, and a comparison
+ * adds two entries): one line is SMPROF_TIMELINE_LEGEND_HEIGHT, each more
+ * LEGEND_LINE_HEIGHT. Measuring and drawing share this walk (@snapshot
+ * %NULL: measure only). Returns how many lines. */
+#define LEGEND_LINE_HEIGHT 20
+#define LEGEND_GROUP_GAP   6
+
+typedef struct
+{
+  SmprofTimeline *self;
+  GtkSnapshot    *snapshot;
+  double          width;
+  double          top;
+  double          x;
+  guint           line;
+  double          right;    /* the rightmost entry's end */
+} LegendFlow;
+
+/* Where an entry of @text goes: on this line, or the next. */
+static double
+legend_place (LegendFlow *flow,
+              const char *text,
+              double     *y)
+{
+  int w, h;
+  double entry;
+
+  pango_layout_set_text (flow->self->small_text, text, -1);
+  pango_layout_get_pixel_size (flow->self->small_text, &w, &h);
+  entry = 16 + w + 14;
+  if (flow->x > 8 && flow->x + entry - 14 > flow->width)
+    {
+      flow->line++;
+      flow->x = 8;
+    }
+  *y = flow->top + flow->line * LEGEND_LINE_HEIGHT;
+  flow->x += entry;
+  flow->right = MAX (flow->right, flow->x - 14);
+
+  return flow->x - entry;
+}
+
+static void
+legend_text (LegendFlow *flow,
+             const char *text,
+             double      x,
+             double      y)
+{
+  int h;
+
+  pango_layout_set_text (flow->self->small_text, text, -1);
+  pango_layout_get_pixel_size (flow->self->small_text, NULL, &h);
+  _smprof_timeline_append_text (flow->self, flow->snapshot, flow->self->small_text, text, x + 16,
+                                y + (SMPROF_TIMELINE_LEGEND_HEIGHT - h) / 2.0, &flow->self->fg);
+}
+
+static guint
+flow_legend (SmprofTimeline *self,
+             GtkSnapshot    *snapshot,
+             double          width,
+             double          top,
+             double         *right)
 {
   static const SmprofPhase phases[] = {
     SMPROF_PHASE_STEP_START, SMPROF_PHASE_FORWARD_PASS_END, SMPROF_PHASE_STEP_END,
   };
-  double width = gtk_widget_get_width (GTK_WIDGET (self));
-  double y = gtk_widget_get_height (GTK_WIDGET (self)) - SMPROF_TIMELINE_LEGEND_HEIGHT;
-  GdkRGBA line = self->fg;
-  double x = 8;
-  int w, h;
-
-  line.alpha = 0.15;
-  _smprof_timeline_append_rect (snapshot, &line, 0, y, width, 1);
-
-  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, y, width, SMPROF_TIMELINE_LEGEND_HEIGHT));
+  LegendFlow flow = { self, snapshot, width, top, 8, 0, 0 };
 
   for (SmprofMode mode = SMPROF_MODE_TRAIN; mode <= SMPROF_MODE_POST_HOOK_CLOSE; mode++)
     {
       const char *label = smprof_timeline_get_mode_label (mode);
+      double y, x = legend_place (&flow, label, &y);
       GdkRGBA color;
 
+      if (snapshot == NULL)
+        continue;
       smprof_timeline_get_mode_color (mode, self->dark, &color);
       _smprof_timeline_append_rect (snapshot, &color, x, y + 7, 12, 12);
-      pango_layout_set_text (self->small_text, label, -1);
-      pango_layout_get_pixel_size (self->small_text, &w, &h);
-      _smprof_timeline_append_text (self, snapshot, self->small_text, label, x + 16, y + (SMPROF_TIMELINE_LEGEND_HEIGHT - h) / 2.0, &self->fg);
-      x += 16 + w + 14;
+      legend_text (&flow, label, x, y);
     }
 
-  x += 6;
+  flow.x += LEGEND_GROUP_GAP;
   for (guint i = 0; i < G_N_ELEMENTS (phases); i++)
     {
       const char *label = _smprof_timeline_phase_label (phases[i]);
+      double y, x = legend_place (&flow, label, &y);
       GdkRGBA block = self->fg;
 
+      if (snapshot == NULL)
+        continue;
       block.alpha = 0.25;
       _smprof_timeline_append_rect (snapshot, &block, x, y + 9, 12, 8);
-      _smprof_timeline_draw_phase_tick (self, snapshot, phases[i], phases[i] == SMPROF_PHASE_STEP_END ? x + 11 : x + 1, y + 9, 8);
-      pango_layout_set_text (self->small_text, label, -1);
-      pango_layout_get_pixel_size (self->small_text, &w, &h);
-      _smprof_timeline_append_text (self, snapshot, self->small_text, label, x + 16, y + (SMPROF_TIMELINE_LEGEND_HEIGHT - h) / 2.0, &self->fg);
-      x += 16 + w + 14;
+      _smprof_timeline_draw_phase_tick (self, snapshot, phases[i], phases[i] == SMPROF_PHASE_STEP_END ? x + 11 : x + 1,
+                                        y + 9, 8);
+      legend_text (&flow, label, x, y);
     }
 
-  _smprof_timeline_draw_compare_legend (self, snapshot, x, y);
+  if (self->compare != NULL)
+    {
+      flow.x += LEGEND_GROUP_GAP;
+      for (SmprofDiffSide side = SMPROF_DIFF_A; side <= SMPROF_DIFF_B; side++)
+        {
+          const char *label = _smprof_timeline_compare_side_label (side);
+          double y, x = legend_place (&flow, label, &y);
+
+          if (snapshot == NULL)
+            continue;
+          _smprof_timeline_draw_compare_swatch (self, snapshot, side, x, y);
+          legend_text (&flow, label, x, y);
+        }
+    }
+
+  if (right != NULL)
+    *right = flow.right;
+
+  return flow.line + 1;
+}
+
+/* The legend's height at the timeline's width: every entry shown whole. */
+double
+_smprof_timeline_legend_height (SmprofTimeline *self)
+{
+  double width = gtk_widget_get_width (GTK_WIDGET (self));
+  gboolean comparing = self->compare != NULL;
+
+  /* Every hit test and scroll asks: lay the entries out only when the width
+   * or the entries changed. */
+  if (width != self->legend_width || comparing != self->legend_comparing || self->legend_lines == 0)
+    {
+      self->legend_lines = width > 0 ? flow_legend (self, NULL, width, 0, NULL) : 1;
+      self->legend_width = width;
+      self->legend_comparing = comparing;
+    }
+
+  return SMPROF_TIMELINE_LEGEND_HEIGHT + (self->legend_lines - 1) * LEGEND_LINE_HEIGHT;
+}
+
+void
+_smprof_timeline_draw_legend (SmprofTimeline *self,
+                              GtkSnapshot    *snapshot)
+{
+  double width = gtk_widget_get_width (GTK_WIDGET (self));
+  double height = _smprof_timeline_legend_height (self);
+  double y = gtk_widget_get_height (GTK_WIDGET (self)) - height;
+  GdkRGBA line = self->fg;
+
+  line.alpha = 0.15;
+  _smprof_timeline_append_rect (snapshot, &line, 0, y, width, 1);
+
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, y, width, height));
+  flow_legend (self, snapshot, width, y, NULL);
   gtk_snapshot_pop (snapshot);
+}
+
+/* For the tests: how many lines the legend takes, and where its rightmost
+ * entry ends (inside the width: nothing cut). */
+guint
+_smprof_timeline_get_legend_lines (SmprofTimeline *self,
+                                   double         *right)
+{
+  return flow_legend (self, NULL, gtk_widget_get_width (GTK_WIDGET (self)), 0, right);
 }

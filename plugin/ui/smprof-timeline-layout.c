@@ -45,22 +45,12 @@ smprof_timeline_layout_init (SmprofTimelineLayout *self)
 {
 }
 
-typedef struct
-{
-  const char *id;
-  char       *key;
-} NodeKey;
-
-/* Natural order: "2-algo-3" before "10-algo-11". */
+/* Natural order, as everywhere: "2-algo-3" before "10-algo-11". */
 static int
-compare_node_keys (gconstpointer a,
-                   gconstpointer b)
+compare_node_ids (gconstpointer a,
+                  gconstpointer b)
 {
-  const NodeKey *ka = a;
-  const NodeKey *kb = b;
-  int c = strcmp (ka->key, kb->key);
-
-  return c != 0 ? c : strcmp (ka->id, kb->id);
+  return smprof_node_id_compare (*(const char * const *) a, *(const char * const *) b);
 }
 
 static int
@@ -162,24 +152,7 @@ smprof_timeline_layout_new (GPtrArray *records)
         last = r->node_id;
       }
   }
-  {
-    g_autoptr(GArray) keys = g_array_sized_new (FALSE, FALSE, sizeof (NodeKey), ids->len);
-
-    for (guint n = 0; n < ids->len; n++)
-      {
-        const char *id = g_ptr_array_index (ids, n);
-
-        g_array_append_vals (keys, &(NodeKey) { id, g_utf8_collate_key_for_filename (id, -1) }, 1);
-      }
-    g_array_sort (keys, compare_node_keys);
-    for (guint n = 0; n < ids->len; n++)
-      {
-        NodeKey *k = &g_array_index (keys, NodeKey, n);
-
-        g_ptr_array_index (ids, n) = (gpointer) k->id;
-        g_free (k->key);
-      }
-  }
+  g_ptr_array_sort (ids, compare_node_ids);
 
   self->n_nodes = ids->len;
   self->nodes = g_new0 (Node, MAX (1, ids->len));

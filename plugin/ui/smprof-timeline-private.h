@@ -6,6 +6,7 @@
 
 #pragma once
 
+#include "smprof-diff.h"
 #include "smprof-timeline.h"
 #include "smprof-timeline-steps.h"
 
@@ -14,7 +15,10 @@ G_BEGIN_DECLS
 typedef struct _SmprofTimelineOutliers SmprofTimelineOutliers;
 typedef struct _SmprofTimelineCompare SmprofTimelineCompare;
 
-/* Geometry, in pixels */
+/* Geometry, in pixels. Rows are drawn at the comfortable sizes below while
+ * every node fits; with many nodes they shrink to fit the height they get
+ * (SmprofTimelineMetrics), down to compact rows of 8 px lanes without the
+ * strip of steps, and scroll beyond that. */
 #define SMPROF_TIMELINE_RULER_HEIGHT  26
 #define SMPROF_TIMELINE_LEGEND_HEIGHT 26
 #define SMPROF_TIMELINE_LANE_HEIGHT   24
@@ -25,6 +29,18 @@ typedef struct _SmprofTimelineCompare SmprofTimelineCompare;
 #define SMPROF_TIMELINE_BLOCK_HEIGHT (SMPROF_TIMELINE_LANE_HEIGHT - 2 * SMPROF_TIMELINE_BLOCK_INSET)
 #define SMPROF_TIMELINE_STEPS_HEIGHT  7   /* the strip of every step, under a node's lanes */
 #define SMPROF_TIMELINE_STEPS_PAD     3   /* below the strip */
+
+/* The sizes rows are drawn at now (see above). */
+typedef struct
+{
+  double lane_height;
+  double row_pad;        /* above and below a row's lanes */
+  double block_inset;    /* between a lane's edge and its blocks */
+  double steps_height;   /* the strip of steps; 0: none shown */
+  double steps_pad;
+} SmprofTimelineMetrics;
+
+#define SMPROF_TIMELINE_MIN_LANE_HEIGHT 8
 
 typedef struct
 {
@@ -58,7 +74,14 @@ struct _SmprofTimeline
   GArray                   *rows;            /* SmprofTimelineRow, shown nodes in order */
   GArray                   *row_of_node;     /* int per layout node: its row, or -1 */
   double                    content_height;
+  double                    natural_height;  /* content_height at the comfortable sizes */
   double                    label_width;
+  /* The legend's lines at legend_width (with or without the comparison's
+   * entries): measured once per width, not on every hit test */
+  double                    legend_width;
+  gboolean                  legend_comparing;
+  guint                     legend_lines;
+  SmprofTimelineMetrics     metrics;
   gboolean                  align_by_step;
 
   /* What is shown: [view_start, view_start + view_span] on the current axis */
@@ -66,6 +89,8 @@ struct _SmprofTimeline
   double                    view_span;
   double                    vscroll;
   gboolean                  view_fit;        /* follow the extent (nothing zoomed yet) */
+  gboolean                  view_training;   /* follow the training loop's extent */
+  gboolean                  in_framing;
 
   GtkAdjustment            *hadjustment;
   GtkAdjustment            *vadjustment;
@@ -128,12 +153,19 @@ _smprof_timeline_get_row (SmprofTimeline *self,
   return &g_array_index (self->rows, SmprofTimelineRow, row);
 }
 
+static inline double
+_smprof_timeline_block_height (SmprofTimeline *self)
+{
+  return self->metrics.lane_height - 2 * self->metrics.block_inset;
+}
+
 /* The top of a lane's blocks, in content coordinates. */
 static inline double
-_smprof_timeline_lane_block_y (const SmprofTimelineRow *row,
+_smprof_timeline_lane_block_y (SmprofTimeline          *self,
+                               const SmprofTimelineRow *row,
                                guint                    lane)
 {
-  return row->y + SMPROF_TIMELINE_ROW_PAD + lane * SMPROF_TIMELINE_LANE_HEIGHT + SMPROF_TIMELINE_BLOCK_INSET;
+  return row->y + self->metrics.row_pad + lane * self->metrics.lane_height + self->metrics.block_inset;
 }
 
 /* smprof-timeline.c */
@@ -142,6 +174,8 @@ void                      _smprof_timeline_invalidate_overlay (SmprofTimeline   
 void                      _smprof_timeline_set_selection_internal (SmprofTimeline       *self,
                                                                SmprofTimelineSelection  *selection,
                                                                gboolean                  follows_nodes);
+void                      _smprof_timeline_natural_height_changed (SmprofTimeline       *self);
+void                      _smprof_timeline_view_changed       (SmprofTimeline           *self);
 void                      _smprof_timeline_set_layout         (SmprofTimeline           *self,
                                                                SmprofTimelineLayout     *layout);
 
@@ -167,6 +201,7 @@ const SmprofTimelineItem *_smprof_timeline_item_at            (SmprofTimeline   
                                                                double                    x,
                                                                double                    y);
 void                      _smprof_timeline_rebuild_rows       (SmprofTimeline           *self);
+void                      _smprof_timeline_fit_rows           (SmprofTimeline           *self);
 guint                    *_smprof_timeline_dup_row_nodes      (SmprofTimeline           *self,
                                                                guint                    *n_nodes);
 char                    **_smprof_timeline_dup_node_ids       (SmprofTimeline           *self,
@@ -188,6 +223,7 @@ void                      _smprof_timeline_set_view           (SmprofTimeline   
                                                                double                    start,
                                                                double                    span);
 void                      _smprof_timeline_reset_view         (SmprofTimeline           *self);
+void                      _smprof_timeline_refit_view         (SmprofTimeline           *self);
 void                      _smprof_timeline_zoom_around        (SmprofTimeline           *self,
                                                                double                    factor,
                                                                double                    value);
@@ -250,7 +286,6 @@ void                      _smprof_timeline_get_step_color     (SmprofMode       
                                                                gboolean                  dark,
                                                                GdkRGBA                  *color);
 const char               *_smprof_timeline_phase_label        (SmprofPhase               phase);
-double                    _smprof_timeline_luminance          (const GdkRGBA            *c);
 GdkRGBA                   _smprof_timeline_accent_color       (SmprofTimeline           *self,
                                                                double                    alpha);
 
@@ -271,6 +306,9 @@ void                      _smprof_timeline_draw_row_labels    (SmprofTimeline   
                                                                double                    rows_height);
 void                      _smprof_timeline_draw_legend        (SmprofTimeline           *self,
                                                                GtkSnapshot              *snapshot);
+double                    _smprof_timeline_legend_height      (SmprofTimeline           *self);
+guint                     _smprof_timeline_get_legend_lines   (SmprofTimeline           *self,
+                                                               double                   *right);
 
 /* smprof-timeline-tooltip.c */
 gboolean                  _smprof_timeline_query_tooltip      (GtkWidget                *widget,
@@ -299,11 +337,16 @@ void                      _smprof_timeline_drag_end           (SmprofTimeline   
 void                      _smprof_timeline_compare_dispose    (SmprofTimeline           *self);
 void                      _smprof_timeline_draw_compare       (SmprofTimeline           *self,
                                                                GtkSnapshot              *snapshot);
-void                      _smprof_timeline_draw_compare_legend (SmprofTimeline          *self,
+const char               *_smprof_timeline_compare_side_label (SmprofDiffSide          side);
+void                      _smprof_timeline_draw_compare_swatch (SmprofTimeline          *self,
                                                                GtkSnapshot              *snapshot,
+                                                               SmprofDiffSide            side,
                                                                double                    x,
                                                                double                    y);
 guint                     _smprof_timeline_get_n_compare_items (SmprofTimeline          *self);
+gboolean                  _smprof_timeline_compare_span       (SmprofTimeline           *self,
+                                                               double                   *start,
+                                                               double                   *end);
 
 /* smprof-timeline-outliers.c */
 void                      _smprof_timeline_class_outliers_init (GObjectClass            *klass);

@@ -67,12 +67,101 @@ get_fit (SmprofTimeline *self,
   *end = e;
 }
 
+/* The training loop's extent on the shown nodes: every interval but those
+ * starting at the job's start (initialization) or ending at its end
+ * (finalization), as the Training loop preset selects. */
+static gboolean
+get_training_extent (SmprofTimeline *self,
+                     double         *start,
+                     double         *end)
+{
+  SmprofTimelineAxis axis = _smprof_timeline_axis (self);
+  double s = INFINITY, e = -INFINITY;
+
+  if (self->layout == NULL)
+    return FALSE;
+
+  for (guint r = 0; r < self->rows->len; r++)
+    {
+      guint node = _smprof_timeline_get_row (self, r)->node;
+
+      for (guint lane = 0; lane < smprof_timeline_layout_get_n_lanes (self->layout, node); lane++)
+        {
+          guint n;
+          const SmprofTimelineItem *items = smprof_timeline_layout_get_lane (self->layout, node, lane, &n);
+
+          for (guint i = 0; i < n; i++)
+            {
+              const SmprofIntervalName *name = &items[i].record->name;
+
+              if (name->start_phase == SMPROF_PHASE_START || name->end_phase == SMPROF_PHASE_END)
+                continue;
+              s = MIN (s, items[i].start[axis]);
+              e = MAX (e, items[i].end[axis]);
+            }
+        }
+    }
+
+  if (!(e > s))
+    return FALSE;
+
+  *start = s;
+  *end = e;
+  return TRUE;
+}
+
+/**
+ * smprof_timeline_frame_training_loop:
+ * @self: a timeline
+ *
+ * Shows the training loop of the shown nodes, with a small margin: the view
+ * a job opens on, since initialization and finalization (a model's loading,
+ * the hook's closing) often take most of the wall clock. The view follows
+ * the training loop (other nodes, the other axis) until the user zooms or
+ * scrolls; smprof_timeline_zoom_reset() shows everything. Without any
+ * training-loop interval, it shows everything.
+ */
+void
+smprof_timeline_frame_training_loop (SmprofTimeline *self)
+{
+  double start, end, margin;
+
+  g_return_if_fail (SMPROF_IS_TIMELINE (self));
+
+  if (!get_training_extent (self, &start, &end))
+    {
+      _smprof_timeline_reset_view (self);
+      return;
+    }
+
+  margin = (end - start) * 0.02;
+  self->in_framing = TRUE;
+  _smprof_timeline_set_view (self, start - margin, end - start + 2 * margin);
+  self->in_framing = FALSE;
+  self->view_training = TRUE;
+}
+
+/* The rows or the axis changed: the view follows what it was framing. */
+void
+_smprof_timeline_refit_view (SmprofTimeline *self)
+{
+  if (self->view_training)
+    smprof_timeline_frame_training_loop (self);
+  else if (self->view_fit)
+    _smprof_timeline_reset_view (self);
+  else
+    _smprof_timeline_set_view (self, self->view_start, self->view_span);
+}
+
 void
 _smprof_timeline_set_view (SmprofTimeline *self,
                            double          start,
                            double          span)
 {
   double fs, fe;
+
+  if (!self->in_framing)
+    self->view_training = FALSE;
 
   get_fit (self, &fs, &fe);
 
@@ -94,10 +183,31 @@ _smprof_timeline_set_view (SmprofTimeline *self,
       self->view_start = start;
       self->view_span = span;
       gtk_widget_queue_draw (GTK_WIDGET (self));
+      _smprof_timeline_view_changed (self);
     }
 
   _smprof_timeline_update_adjustments (self);
   _smprof_timeline_update_action_states (self);
+}
+
+/**
+ * smprof_timeline_get_full_extent:
+ * @self: a timeline
+ * @start: (out): where the shown nodes' intervals (and steps) start, on the
+ *   current axis
+ * @end: (out): where they end
+ *
+ * What smprof_timeline_zoom_reset() shows: the whole wall clock (or every
+ * step).
+ */
+void
+smprof_timeline_get_full_extent (SmprofTimeline *self,
+                                 double         *start,
+                                 double         *end)
+{
+  g_return_if_fail (SMPROF_IS_TIMELINE (self));
+
+  get_fit (self, start, end);
 }
 
 void
@@ -160,7 +270,7 @@ _smprof_timeline_update_adjustments (SmprofTimeline *self)
     gtk_adjustment_configure (self->vadjustment,
                               self->vscroll,
                               0, MAX (self->content_height, rows_height),
-                              SMPROF_TIMELINE_LANE_HEIGHT, rows_height * 0.9, rows_height);
+                              self->metrics.lane_height, rows_height * 0.9, rows_height);
 
   self->in_adjustment_update = FALSE;
 }
@@ -271,16 +381,22 @@ smprof_timeline_zoom_reset (SmprofTimeline *self)
   _smprof_timeline_reset_view (self);
 }
 
-/* Fit the selection (its range, or its intervals), with a small margin. */
+/* Fit the selection (its range, or its intervals), with a small margin;
+ * while comparing, side A's intervals too, so both sides are in view. */
 void
 smprof_timeline_zoom_to_selection (SmprofTimeline *self)
 {
-  double start, end, margin;
+  double start, end, margin, a_start, a_end;
 
   g_return_if_fail (SMPROF_IS_TIMELINE (self));
 
   if (!_smprof_timeline_selection_span (self, &start, &end))
     return;
+  if (_smprof_timeline_compare_span (self, &a_start, &a_end))
+    {
+      start = MIN (start, a_start);
+      end = MAX (end, a_end);
+    }
 
   margin = MAX ((end - start) * 0.05, min_span (self) / 2);
   _smprof_timeline_set_view (self, start - margin, end - start + 2 * margin);

@@ -39,6 +39,7 @@ enum {
   PROP_VISIBLE_NODES,
   PROP_ALIGN_BY_STEP,
   PROP_SELECTION,
+  PROP_NATURAL_HEIGHT,
   N_PROPS,
 
   PROP_HADJUSTMENT = N_PROPS,
@@ -49,6 +50,7 @@ enum {
 
 enum {
   SELECTION_CHANGED,
+  VIEW_CHANGED,
   N_SIGNALS
 };
 
@@ -200,7 +202,7 @@ smprof_timeline_measure (GtkWidget      *widget,
 {
   SmprofTimeline *self = SMPROF_TIMELINE (widget);
   int chrome = SMPROF_TIMELINE_RULER_HEIGHT + SMPROF_TIMELINE_LEGEND_HEIGHT;
-  int one_row = 2 * SMPROF_TIMELINE_ROW_PAD + SMPROF_TIMELINE_LANE_HEIGHT;
+  int one_row = 2 + SMPROF_TIMELINE_MIN_LANE_HEIGHT;
 
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     {
@@ -209,8 +211,9 @@ smprof_timeline_measure (GtkWidget      *widget,
     }
   else
     {
+      /* Naturally every row at its comfortable size; rows shrink to fit less. */
       *minimum = chrome + one_row;
-      *natural = chrome + MAX (one_row, (int) ceil (self->content_height));
+      *natural = chrome + MAX (one_row, (int) ceil (self->natural_height));
     }
 }
 
@@ -222,6 +225,8 @@ smprof_timeline_size_allocate (GtkWidget *widget,
 {
   SmprofTimeline *self = SMPROF_TIMELINE (widget);
 
+  /* Rows take the height they are given. */
+  _smprof_timeline_fit_rows (self);
   _smprof_timeline_set_vscroll (self, self->vscroll);
   _smprof_timeline_update_adjustments (self);
   _smprof_timeline_outliers_size_allocate (self);
@@ -441,6 +446,17 @@ smprof_timeline_class_init (SmprofTimelineClass *klass)
    *
    * What is selected: a SmprofTimelineSelection, or %NULL.
    */
+  /**
+   * SmprofTimeline:natural-height:
+   *
+   * The height every shown row takes at its comfortable size, ruler and
+   * legend included: what the timeline would like to get (it fits its rows
+   * into less).
+   */
+  properties[PROP_NATURAL_HEIGHT] =
+    g_param_spec_double ("natural-height", NULL, NULL, 0, G_MAXDOUBLE, 0,
+                         (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
   properties[PROP_SELECTION] =
     g_param_spec_boxed ("selection", NULL, NULL,
                         SMPROF_TYPE_TIMELINE_SELECTION,
@@ -459,6 +475,18 @@ smprof_timeline_class_init (SmprofTimelineClass *klass)
    * The selection changed (by the user or by a call): read
    * SmprofTimeline:selection.
    */
+  /**
+   * SmprofTimeline::view-changed:
+   *
+   * The part of the axis shown changed (a zoom, a scroll, a fit).
+   */
+  signals[VIEW_CHANGED] =
+    g_signal_new ("view-changed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
+
   signals[SELECTION_CHANGED] =
     g_signal_new ("selection-changed",
                   G_TYPE_FROM_CLASS (klass),
@@ -488,6 +516,7 @@ smprof_timeline_init (SmprofTimeline *self)
   self->text = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
   pango_layout_set_ellipsize (self->text, PANGO_ELLIPSIZE_MIDDLE);
   self->small_text = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
+  pango_layout_set_ellipsize (self->small_text, PANGO_ELLIPSIZE_MIDDLE);
   attrs = pango_attr_list_new ();
   pango_attr_list_insert (attrs, pango_attr_scale_new (0.82));
   pango_layout_set_attributes (self->small_text, attrs);
@@ -608,10 +637,7 @@ smprof_timeline_set_visible_nodes (SmprofTimeline     *self,
 
   _smprof_timeline_rebuild_rows (self);
   self->vscroll = 0;
-  if (self->view_fit)
-    _smprof_timeline_reset_view (self);
-  else
-    _smprof_timeline_set_view (self, self->view_start, self->view_span);
+  _smprof_timeline_refit_view (self);
   _smprof_timeline_refresh_selection_for_nodes (self);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VISIBLE_NODES]);
@@ -639,7 +665,10 @@ smprof_timeline_set_align_by_step (SmprofTimeline *self,
   self->dragging = self->drag_pending = FALSE;
   self->hover_item = NULL;
   _smprof_timeline_invalidate_blocks (self);
-  _smprof_timeline_reset_view (self);
+  if (self->view_training)
+    smprof_timeline_frame_training_loop (self);
+  else
+    _smprof_timeline_reset_view (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ALIGN_BY_STEP]);
 }
 
@@ -654,4 +683,30 @@ smprof_timeline_get_layout (SmprofTimeline *self)
   g_return_val_if_fail (SMPROF_IS_TIMELINE (self), NULL);
 
   return self->layout;
+}
+
+/**
+ * smprof_timeline_get_natural_height:
+ * @self: a timeline
+ *
+ * Returns: #SmprofTimeline:natural-height
+ */
+double
+smprof_timeline_get_natural_height (SmprofTimeline *self)
+{
+  g_return_val_if_fail (SMPROF_IS_TIMELINE (self), 0);
+
+  return self->natural_height + SMPROF_TIMELINE_RULER_HEIGHT + _smprof_timeline_legend_height (self);
+}
+
+void
+_smprof_timeline_natural_height_changed (SmprofTimeline *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NATURAL_HEIGHT]);
+}
+
+void
+_smprof_timeline_view_changed (SmprofTimeline *self)
+{
+  g_signal_emit (self, signals[VIEW_CHANGED], 0);
 }

@@ -33,6 +33,7 @@ gboolean                 smprof_timeline_get_align_by_step    (SmprofTimeline   
 void                     smprof_timeline_set_align_by_step    (SmprofTimeline          *self,
                                                                gboolean                 align_by_step);
 SmprofTimelineLayout    *smprof_timeline_get_layout           (SmprofTimeline          *self);
+double                   smprof_timeline_get_natural_height   (SmprofTimeline          *self);
 
 SmprofTimelineSelection *smprof_timeline_get_selection        (SmprofTimeline          *self);
 GPtrArray               *smprof_timeline_get_selected_records (SmprofTimeline          *self);
@@ -51,6 +52,10 @@ void                     smprof_timeline_set_compare_records  (SmprofTimeline   
 void                     smprof_timeline_zoom_in              (SmprofTimeline          *self);
 void                     smprof_timeline_zoom_out             (SmprofTimeline          *self);
 void                     smprof_timeline_zoom_reset           (SmprofTimeline          *self);
+void                     smprof_timeline_frame_training_loop  (SmprofTimeline          *self);
+void                     smprof_timeline_get_full_extent      (SmprofTimeline          *self,
+                                                               double                  *start,
+                                                               double                  *end);
 void                     smprof_timeline_zoom_to_selection    (SmprofTimeline          *self);
 void                     smprof_timeline_get_visible_range    (SmprofTimeline          *self,
                                                                double                  *start,

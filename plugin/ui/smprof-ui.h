@@ -6,10 +6,14 @@
 
 #pragma once
 
-#include <glib.h>
+#include <gtk/gtk.h>
 
 G_BEGIN_DECLS
 
-void smprof_ui_ensure_resources (void);
+void     smprof_ui_ensure_resources  (void);
+void     smprof_ui_follow_scroll_end (GtkScrolledWindow *scroller);
+double   smprof_ui_luminance         (const GdkRGBA     *color);
+gboolean smprof_ui_widget_is_dark    (GtkWidget         *widget);
+void     smprof_ui_scroll_to_end     (GtkScrolledWindow *scroller);
 
 G_END_DECLS

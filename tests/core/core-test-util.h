@@ -18,5 +18,7 @@ SmprofProfile *core_test_profile_of  (SmprofJob             *job,
                                       SmprofProfiler         profiler,
                                       const SmprofSelection *selection);
 void           core_test_remove_tree (const char            *path);
+char          *core_test_make_nodes_job (const char         *name,
+                                         guint               n_nodes);
 
 G_END_DECLS

@@ -755,7 +755,7 @@ wait_for_index (SmprofJobPage *page)
 {
   gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
 
-  while (page->range_index == NULL)
+  while (smprof_session_get_range_index (page->session) == NULL)
     {
       if (g_get_monotonic_time () > deadline)
         return FALSE;
@@ -772,7 +772,7 @@ check_page_steps (SmprofJobPage *page)
 {
   GPtrArray *selected = smprof_job_page_get_selected_records (page);
   SmprofStepStats *shown = smprof_function_table_get_step_stats (page->function_table);
-  g_auto(GStrv) node_ids = _smprof_job_page_dup_record_node_ids (selected);
+  g_auto(GStrv) node_ids = smprof_records_dup_node_ids (selected);
   g_autoptr(SmprofStepStats) expected = smprof_step_stats_new (smprof_job_page_get_job (page),
                                                                smprof_job_page_get_profiler (page),
                                                                (const char * const *) node_ids, selected);
@@ -846,7 +846,8 @@ test_job_page (void)
   /* Hidden columns cost nothing: no figures until the Per Step button. */
   g_assert_true (wait_for_idle (page));
   g_assert_null (smprof_function_table_get_step_stats (page->function_table));
-  g_assert_null (page->steps_cancellable);
+  g_assert_null (smprof_session_get_step_stats (page->session));
+  g_assert_false (smprof_session_get_want_step_stats (page->session));
   smprof_function_table_set_show_step_columns (page->function_table, TRUE);
   g_assert_true (wait_for_steps (page));
   /* held, so that its address cannot come back as the next statistics' */
@@ -866,7 +867,7 @@ test_job_page (void)
   /* the old steps go at once with the new answer */
   g_assert_true (wait_for_steps (page));
   g_assert_true (smprof_function_table_get_step_stats (page->function_table) != whole);
-  g_assert_true (_smprof_job_page_used_range_index (page));
+  g_assert_true (smprof_session_get_from_range_index (page->session));
   check_page_steps (page);
   g_assert_cmpuint (smprof_step_stats_get_n_steps (smprof_function_table_get_step_stats (page->function_table)), <,
                     whole_steps);
@@ -885,7 +886,7 @@ test_job_page (void)
   check_page_steps (page);
 
   /* Before step 0: intervals of no step, "—" everywhere. */
-  smprof_job_page_set_preset (page, SMPROF_JOB_PAGE_PRESET_INITIALIZATION);
+  smprof_job_page_set_preset (page, SMPROF_PRESET_INITIALIZATION);
   g_assert_true (wait_for_steps (page));
   g_assert_cmpuint (smprof_job_page_get_selected_records (page)->len, >, 0);
   g_assert_cmpuint (smprof_step_stats_get_n_steps (smprof_function_table_get_step_stats (page->function_table)), ==, 0);

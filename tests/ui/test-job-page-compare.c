@@ -53,14 +53,14 @@ wait_diff (SmprofJobPage *page,
 {
   gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
 
-  while (_smprof_job_page_get_diff (page) == NULL || _smprof_job_page_get_diff (page) == old)
+  while (smprof_session_get_diff (page->session) == NULL || smprof_session_get_diff (page->session) == old)
     {
       g_assert_cmpint (g_get_monotonic_time (), <, deadline);
       g_main_context_iteration (NULL, FALSE);
       g_usleep (2000);
     }
 
-  return _smprof_job_page_get_diff (page);
+  return smprof_session_get_diff (page->session);
 }
 
 static JsonObject *
@@ -331,7 +331,7 @@ test_compare (void)
   page_test_press_shortcut (GTK_WIDGET (page), "<Control>d");
   g_assert_true (is_compare_page_visible (page));
   g_assert_true (gtk_widget_get_visible (find_named (GTK_WIDGET (page), "compare-bar")));
-  g_assert_null (_smprof_job_page_get_diff (page));
+  g_assert_null (smprof_session_get_diff (page->session));
 
   /* B: steps 5–9, picked after. */
   smprof_job_page_set_step_range (page, 5, 9);
@@ -396,7 +396,7 @@ test_compare (void)
   /* Closing hides the page and the timeline's A. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "job-page.close-compare", NULL));
   g_assert_false (is_compare_page_visible (page));
-  g_assert_null (_smprof_job_page_get_diff (page));
+  g_assert_null (smprof_session_get_diff (page->session));
   g_assert_false (gtk_stack_get_visible_child (page->views_stack) == GTK_WIDGET (view));
   g_assert_cmpuint (_smprof_timeline_get_n_compare_items (SMPROF_TIMELINE (smprof_job_page_get_timeline (page))), ==, 0);
 
@@ -483,18 +483,18 @@ test_compare_records (void)
   g_assert_true (wait_idle (page));
   b = g_ptr_array_copy (smprof_job_page_get_selected_records (page), NULL, NULL);
   /* Somewhere else, so B really is selected by the comparison. */
-  smprof_job_page_set_preset (page, SMPROF_JOB_PAGE_PRESET_WHOLE_JOB);
+  smprof_job_page_set_preset (page, SMPROF_PRESET_WHOLE_JOB);
   g_assert_true (wait_idle (page));
   g_assert_cmpuint (a->len, >, 0);
   g_assert_cmpuint (b->len, >, 0);
 
-  _smprof_job_page_compare_records (page, a, "step 3", b, "step 4");
+  smprof_session_compare_records (page->session, a, "step 3", b, "step 4");
   diff = g_object_ref (wait_diff (page, NULL));
   g_assert_true (page_test_same_records (smprof_profile_get_records (smprof_diff_get_profile (diff, SMPROF_DIFF_A)), a));
   g_assert_true (page_test_same_records (smprof_profile_get_records (smprof_diff_get_profile (diff, SMPROF_DIFF_B)), b));
   g_assert_true (page_test_same_records (smprof_job_page_get_selected_records (page), b));
-  g_assert_cmpstr (_smprof_job_page_get_compare_label (page, SMPROF_DIFF_A), ==, "step 3");
-  g_assert_cmpstr (_smprof_job_page_get_compare_label (page, SMPROF_DIFF_B), ==, "step 4");
+  g_assert_cmpstr (smprof_session_get_compare_label (page->session, SMPROF_DIFF_A), ==, "step 3");
+  g_assert_cmpstr (smprof_session_get_compare_label (page->session, SMPROF_DIFF_B), ==, "step 4");
   g_assert_true (is_compare_page_visible (page));
   g_assert_true (gtk_stack_get_visible_child (page->views_stack) == GTK_WIDGET (view));
   g_assert_cmpuint (_smprof_timeline_get_n_compare_items (SMPROF_TIMELINE (smprof_job_page_get_timeline (page))), ==, a->len);
@@ -507,7 +507,7 @@ test_compare_records (void)
     SmprofDiff *swapped = wait_diff (page, diff);
 
     g_assert_true (page_test_same_records (smprof_profile_get_records (smprof_diff_get_profile (swapped, SMPROF_DIFF_A)), b));
-    g_assert_cmpstr (_smprof_job_page_get_compare_label (page, SMPROF_DIFF_A), ==, "step 4");
+    g_assert_cmpstr (smprof_session_get_compare_label (page->session, SMPROF_DIFF_A), ==, "step 4");
   }
 
   gtk_window_destroy (GTK_WINDOW (window));
@@ -556,19 +556,19 @@ test_compare_refresh (void)
   g_assert_true (wait_idle (page));
   b = g_ptr_array_copy (smprof_job_page_get_selected_records (page), NULL, NULL);
 
-  _smprof_job_page_compare_records (page, a, "step 3", b, "step 4");
+  smprof_session_compare_records (page->session, a, "step 3", b, "step 4");
   before = g_object_ref (wait_diff (page, NULL));
   g_assert_true (smprof_profile_get_job (smprof_diff_get_profile (before, SMPROF_DIFF_A)) == job);
 
-  _smprof_job_page_swap_job (page, listed_again);
+  smprof_session_swap_job (page->session, listed_again);
   after = wait_diff (page, before);
   g_assert_true (smprof_job_page_get_job (page) == listed_again);
   g_assert_true (smprof_profile_get_job (smprof_diff_get_profile (after, SMPROF_DIFF_A)) == listed_again);
   g_assert_true (smprof_profile_get_job (smprof_diff_get_profile (after, SMPROF_DIFF_B)) == listed_again);
   g_assert_true (same_paths (smprof_profile_get_records (smprof_diff_get_profile (after, SMPROF_DIFF_A)), a));
   g_assert_true (same_paths (smprof_profile_get_records (smprof_diff_get_profile (after, SMPROF_DIFF_B)), b));
-  g_assert_cmpstr (_smprof_job_page_get_compare_label (page, SMPROF_DIFF_A), ==, "step 3");
-  g_assert_cmpstr (_smprof_job_page_get_compare_label (page, SMPROF_DIFF_B), ==, "step 4");
+  g_assert_cmpstr (smprof_session_get_compare_label (page->session, SMPROF_DIFF_A), ==, "step 3");
+  g_assert_cmpstr (smprof_session_get_compare_label (page->session, SMPROF_DIFF_B), ==, "step 4");
   g_assert_cmpuint (_smprof_timeline_get_n_compare_items (SMPROF_TIMELINE (smprof_job_page_get_timeline (page))), ==, a->len);
   /* the same files: the same numbers */
   g_assert_cmpfloat (smprof_diff_get_total_time (after, SMPROF_DIFF_A), ==, smprof_diff_get_total_time (before, SMPROF_DIFF_A));

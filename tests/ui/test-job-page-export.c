@@ -361,8 +361,8 @@ test_export (void)
   }
   /* A picture's direction and width are choices in the dialog itself, which
    * opens on the defaults; pick an icicle 800 px wide in its drop-downs. */
-  g_assert_cmpstr (gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (page->export_dialog), "direction"), ==, "flame");
-  g_assert_cmpstr (gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (page->export_dialog), "width"), ==, "1200");
+  g_assert_cmpstr (gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (page->export->export_dialog), "direction"), ==, "flame");
+  g_assert_cmpstr (gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (page->export->export_dialog), "width"), ==, "1200");
   {
     GtkDropDown *direction = find_choice_drop_down (dialog, "Draw as");
     GtkDropDown *width = find_choice_drop_down (dialog, "Width");
@@ -377,13 +377,13 @@ test_export (void)
     gtk_drop_down_set_selected (direction, 1);
     gtk_drop_down_set_selected (width, 1);
   }
-  g_assert_cmpstr (gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (page->export_dialog), "direction"), ==, "icicle");
-  g_assert_cmpstr (gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (page->export_dialog), "width"), ==, "800");
+  g_assert_cmpstr (gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (page->export->export_dialog), "direction"), ==, "icicle");
+  g_assert_cmpstr (gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (page->export->export_dialog), "width"), ==, "800");
   /* Accepted, as the portal's or the dialog's Export button answers
    * (GtkFileChooserDialog's own accept path re-reads its entry on its own). */
-  gtk_native_dialog_hide (GTK_NATIVE_DIALOG (page->export_dialog));
-  g_signal_emit_by_name (page->export_dialog, "response", GTK_RESPONSE_ACCEPT);
-  g_assert_null (page->export_dialog);
+  gtk_native_dialog_hide (GTK_NATIVE_DIALOG (page->export->export_dialog));
+  g_signal_emit_by_name (page->export->export_dialog, "response", GTK_RESPONSE_ACCEPT);
+  g_assert_null (page->export->export_dialog);
   g_assert_true (viewer_test_wait (toast_shown, page, 30000));
   g_assert_false (gtk_info_bar_get_revealed (page->error_bar));
   g_test_message ("toast: %s", gtk_label_get_label (page->toast_label));
@@ -405,14 +405,14 @@ test_export (void)
   /* The next picture's dialog opens on the last choices; others have none. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "job-page.export-png", NULL));
   g_assert_true (viewer_test_wait (has_file_chooser, NULL, 10000));
-  g_assert_cmpstr (gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (page->export_dialog), "direction"), ==, "icicle");
-  g_assert_cmpstr (gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (page->export_dialog), "width"), ==, "800");
+  g_assert_cmpstr (gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (page->export->export_dialog), "direction"), ==, "icicle");
+  g_assert_cmpstr (gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (page->export->export_dialog), "width"), ==, "800");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "job-page.export-csv", NULL));
   g_assert_true (viewer_test_wait (has_file_chooser, NULL, 10000));
   g_assert_null (find_choice_drop_down (find_file_chooser (), "Width"));
-  gtk_native_dialog_hide (GTK_NATIVE_DIALOG (page->export_dialog));
-  g_signal_emit_by_name (page->export_dialog, "response", GTK_RESPONSE_CANCEL);
-  g_assert_null (page->export_dialog);
+  gtk_native_dialog_hide (GTK_NATIVE_DIALOG (page->export->export_dialog));
+  g_signal_emit_by_name (page->export->export_dialog, "response", GTK_RESPONSE_CANCEL);
+  g_assert_null (page->export->export_dialog);
   g_assert_nonnull (strstr (check.text, "pt-cprofile"));
   g_assert_nonnull (strstr (check.text, "0-algo-1"));
   g_assert_nonnull (strstr (check.text, "train steps 3 (stepstart) – 5 (stepend)"));
@@ -434,7 +434,7 @@ test_export (void)
    * frame's first child, the SVG holds fewer frames. */
   {
     SmprofFlameGraph *flame_graph = smprof_flame_graph_view_get_flame_graph (page->flame_graph_view);
-    SmprofCallTree *tree = smprof_profile_get_call_tree (page->profile);
+    SmprofCallTree *tree = smprof_profile_get_call_tree (smprof_job_page_get_profile (page));
     guint32 root = smprof_call_tree_get_node (tree, SMPROF_CALL_TREE_ROOT)->first_child;
     guint32 child = smprof_call_tree_get_node (tree, root)->first_child;
     g_autofree char *zoomed_path = g_build_filename (dir, "zoomed.svg", NULL);
@@ -444,7 +444,7 @@ test_export (void)
 
     g_assert_cmpuint (child, !=, SMPROF_CALL_TREE_NONE);
     g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "job-page.show-view", "s", "flame-graph"));
-    g_assert_true (smprof_flame_graph_get_profile (flame_graph) == page->profile);
+    g_assert_true (smprof_flame_graph_get_profile (flame_graph) == smprof_job_page_get_profile (page));
     export_svg_checked (page, zoomed_file, &svg_parser, &whole_check);
     smprof_flame_graph_zoom_to_node (flame_graph, child);
     g_assert_cmpuint (smprof_flame_graph_get_zoom_node (flame_graph), ==, child);
@@ -476,7 +476,7 @@ test_export (void)
     g_autoptr(GBytes) bytes = NULL;
     g_autoptr(SmprofFunctionKeys) table = smprof_function_keys_new ();
     g_autoptr(SmprofPstats) stats = NULL;
-    g_autoptr(SmprofProfile) profile = g_object_ref (page->profile);
+    g_autoptr(SmprofProfile) profile = g_object_ref (smprof_job_page_get_profile (page));
 
     smprof_job_page_export_async (page, SMPROF_EXPORT_PSTATS, prof_file, NULL, export_done_cb, &error);
     g_assert_true (viewer_test_wait (export_done, page, 30000));
@@ -581,9 +581,9 @@ test_export_report (void)
 
     g_assert_cmpstr (name, ==, "pt-cprofile-steps-3-5-0-algo-1-report.html");
   }
-  gtk_native_dialog_hide (GTK_NATIVE_DIALOG (page->report_dialog));
-  g_signal_emit_by_name (page->report_dialog, "response", GTK_RESPONSE_CANCEL);
-  g_assert_null (page->report_dialog);
+  gtk_native_dialog_hide (GTK_NATIVE_DIALOG (page->export->report_dialog));
+  g_signal_emit_by_name (page->export->report_dialog, "response", GTK_RESPONSE_CANCEL);
+  g_assert_null (page->export->report_dialog);
 
   /* A folder. */
   write_report (page, folder);

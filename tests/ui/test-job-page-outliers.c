@@ -42,7 +42,7 @@ typedef struct
   GtkWidget     *window;
   SmprofJobPage *page;
   GArray        *planted;      /* Planted */
-  guint          n_changed;    /* job-step-stats-changed emissions */
+  guint          n_changed;    /* the session's job-step-stats changes */
   GArray        *activated;    /* guint, the timeline's outlier-activated steps */
 } Fixture;
 
@@ -113,8 +113,8 @@ wait_for (gboolean (*done) (Fixture *), Fixture *fixture)
 static gboolean
 has_stats (Fixture *fixture)
 {
-  return _smprof_job_page_get_job_step_stats (fixture->page) != NULL &&
-         smprof_step_stats_get_job (_smprof_job_page_get_job_step_stats (fixture->page)) ==
+  return smprof_session_get_job_step_stats (fixture->page->session) != NULL &&
+         smprof_step_stats_get_job (smprof_session_get_job_step_stats (fixture->page->session)) ==
          smprof_job_page_get_job (fixture->page);
 }
 
@@ -125,7 +125,8 @@ page_idle (Fixture *fixture)
 }
 
 static void
-stats_changed_cb (SmprofJobPage *page,
+stats_changed_cb (SmprofSession *session,
+                  GParamSpec    *pspec,
                   Fixture       *fixture)
 {
   fixture->n_changed++;
@@ -149,7 +150,7 @@ fixture_set_up (Fixture       *fixture,
   fixture->activated = g_array_new (FALSE, FALSE, sizeof (guint));
   fixture->job = core_test_load_job_at (path);
   fixture->page = SMPROF_JOB_PAGE (smprof_job_page_new (fixture->job));
-  g_signal_connect (fixture->page, "job-step-stats-changed", G_CALLBACK (stats_changed_cb), fixture);
+  g_signal_connect (fixture->page->session, "notify::job-step-stats", G_CALLBACK (stats_changed_cb), fixture);
   g_signal_connect (smprof_job_page_get_timeline (fixture->page), "outlier-activated",
                     G_CALLBACK (outlier_activated_cb), fixture);
   fixture->window = ui_test_present (GTK_WIDGET (fixture->page), WIDTH, HEIGHT);
@@ -214,7 +215,7 @@ static void
 test_stats (Fixture       *fixture,
             gconstpointer  data)
 {
-  SmprofStepStats *stats = _smprof_job_page_get_job_step_stats (fixture->page);
+  SmprofStepStats *stats = smprof_session_get_job_step_stats (fixture->page->session);
   g_auto(GStrv) node_ids = smprof_job_dup_node_ids (fixture->job, SMPROF_PROFILER_CPROFILE);
   g_autofree char *count = NULL;
   guint n;
@@ -321,7 +322,7 @@ static void
 test_marks (Fixture       *fixture,
             gconstpointer  data)
 {
-  SmprofStepStats *stats = _smprof_job_page_get_job_step_stats (fixture->page);
+  SmprofStepStats *stats = smprof_session_get_job_step_stats (fixture->page->session);
   SmprofTimeline *timeline = smprof_job_page_get_timeline (fixture->page);
   graphene_rect_t badge = GRAPHENE_RECT_INIT (0, 0, 0, 0);
 
@@ -399,7 +400,7 @@ static void
 test_tooltip (Fixture       *fixture,
               gconstpointer  data)
 {
-  SmprofStepStats *stats = _smprof_job_page_get_job_step_stats (fixture->page);
+  SmprofStepStats *stats = smprof_session_get_job_step_stats (fixture->page->session);
   SmprofTimeline *timeline = smprof_job_page_get_timeline (fixture->page);
   const Planted *planted = &g_array_index (fixture->planted, Planted, 0);
   guint index = find_step (stats, planted);
@@ -445,7 +446,7 @@ test_tooltip (Fixture       *fixture,
 static gboolean
 has_diff (Fixture *fixture)
 {
-  return _smprof_job_page_get_diff (fixture->page) != NULL && page_idle (fixture);
+  return smprof_session_get_diff (fixture->page->session) != NULL && page_idle (fixture);
 }
 
 /* The comparison of step @index's median step (A) with it (B). */
@@ -453,13 +454,13 @@ static void
 check_comparison (Fixture *fixture,
                   guint    index)
 {
-  SmprofStepStats *stats = _smprof_job_page_get_job_step_stats (fixture->page);
+  SmprofStepStats *stats = smprof_session_get_job_step_stats (fixture->page->session);
   const SmprofStep *step = smprof_step_stats_get_step (stats, index);
   SmprofDiff *diff;
   g_autofree char *step_number = g_strdup_printf (" step %" G_GINT64_FORMAT " on %s", step->step, step->node_id);
 
   g_assert_true (wait_for (has_diff, fixture));
-  diff = _smprof_job_page_get_diff (fixture->page);
+  diff = smprof_session_get_diff (fixture->page->session);
 
   g_assert_true (page_test_same_records (smprof_profile_get_records (smprof_diff_get_profile (diff, SMPROF_DIFF_A)),
                                          smprof_step_stats_get_step_records (stats, step->median_step)));
@@ -467,8 +468,8 @@ check_comparison (Fixture *fixture,
                                          smprof_step_stats_get_step_records (stats, index)));
   g_assert_true (page_test_same_records (smprof_job_page_get_selected_records (fixture->page),
                                          smprof_step_stats_get_step_records (stats, index)));
-  g_assert_true (g_str_has_prefix (_smprof_job_page_get_compare_label (fixture->page, SMPROF_DIFF_A), "Median step"));
-  g_assert_nonnull (strstr (_smprof_job_page_get_compare_label (fixture->page, SMPROF_DIFF_B), step_number));
+  g_assert_true (g_str_has_prefix (smprof_session_get_compare_label (fixture->page->session, SMPROF_DIFF_A), "Median step"));
+  g_assert_nonnull (strstr (smprof_session_get_compare_label (fixture->page->session, SMPROF_DIFF_B), step_number));
   g_assert_cmpfloat (smprof_diff_get_total_time (diff, SMPROF_DIFF_B), >, smprof_diff_get_total_time (diff, SMPROF_DIFF_A));
 }
 
@@ -477,7 +478,7 @@ static void
 test_click (Fixture       *fixture,
             gconstpointer  data)
 {
-  SmprofStepStats *stats = _smprof_job_page_get_job_step_stats (fixture->page);
+  SmprofStepStats *stats = smprof_session_get_job_step_stats (fixture->page->session);
   SmprofTimeline *timeline = smprof_job_page_get_timeline (fixture->page);
   const Planted *planted = &g_array_index (fixture->planted, Planted, fixture->planted->len - 1);
   guint index = find_step (stats, planted);
@@ -515,7 +516,7 @@ test_next_outlier (Fixture       *fixture,
   g_assert_cmpuint (g_array_index (fixture->activated, guint, 1), ==, smprof_timeline_get_outlier_step (timeline, 1));
   /* the focus went to the step's first interval */
   g_assert_true (timeline->focus_item->record ==
-                 g_ptr_array_index (smprof_step_stats_get_step_records (_smprof_job_page_get_job_step_stats (fixture->page),
+                 g_ptr_array_index (smprof_step_stats_get_step_records (smprof_session_get_job_step_stats (fixture->page->session),
                                                                         smprof_timeline_get_outlier_step (timeline, 1)), 0));
   check_comparison (fixture, smprof_timeline_get_outlier_step (timeline, 1));
 
@@ -563,15 +564,15 @@ test_refresh (Fixture       *fixture,
   graphene_rect_t badge = GRAPHENE_RECT_INIT (0, 0, 0, 0);
   gint64 start = g_get_monotonic_time ();
 
-  _smprof_job_page_swap_job (fixture->page, job);
+  smprof_session_swap_job (fixture->page->session, job);
   g_assert_true (wait_for (has_stats, fixture));
   /* the stats files read again (a new job), on the worker */
   g_test_message ("step statistics of %u steps computed again in %.0f ms",
-                  smprof_step_stats_get_n_steps (_smprof_job_page_get_job_step_stats (fixture->page)),
+                  smprof_step_stats_get_n_steps (smprof_session_get_job_step_stats (fixture->page->session)),
                   (g_get_monotonic_time () - start) / 1000.0);
   g_assert_cmpuint (fixture->n_changed, ==, 2);
-  g_assert_true (smprof_step_stats_get_job (_smprof_job_page_get_job_step_stats (fixture->page)) == job);
-  g_assert_cmpuint (count_outliers (_smprof_job_page_get_job_step_stats (fixture->page)), ==,
+  g_assert_true (smprof_step_stats_get_job (smprof_session_get_job_step_stats (fixture->page->session)) == job);
+  g_assert_cmpuint (count_outliers (smprof_session_get_job_step_stats (fixture->page->session)), ==,
                     smprof_timeline_get_n_outliers (timeline));
   g_assert_true (_smprof_timeline_get_outlier_mark_rect (timeline, 0, &badge));
   g_assert_true (wait_for (page_idle, fixture));
@@ -580,7 +581,7 @@ test_refresh (Fixture       *fixture,
 static gboolean
 stats_of_pyinstrument (Fixture *fixture)
 {
-  SmprofStepStats *stats = _smprof_job_page_get_job_step_stats (fixture->page);
+  SmprofStepStats *stats = smprof_session_get_job_step_stats (fixture->page->session);
 
   return stats != NULL && smprof_step_stats_get_profiler (stats) == SMPROF_PROFILER_PYINSTRUMENT;
 }
@@ -611,33 +612,33 @@ test_profiler (void)
   g_assert_true (smprof_job_has_profiler (fixture.job, SMPROF_PROFILER_CPROFILE));
   g_assert_true (smprof_job_has_profiler (fixture.job, SMPROF_PROFILER_PYINSTRUMENT));
   fixture.page = SMPROF_JOB_PAGE (smprof_job_page_new (fixture.job));
-  g_signal_connect (fixture.page, "job-step-stats-changed", G_CALLBACK (stats_changed_cb), &fixture);
+  g_signal_connect (fixture.page->session, "notify::job-step-stats", G_CALLBACK (stats_changed_cb), &fixture);
   fixture.window = ui_test_present (GTK_WIDGET (fixture.page), WIDTH, HEIGHT);
   timeline = smprof_job_page_get_timeline (fixture.page);
 
   g_assert_true (wait_for (has_stats, &fixture));
-  g_assert_cmpint (smprof_step_stats_get_profiler (_smprof_job_page_get_job_step_stats (fixture.page)), ==,
+  g_assert_cmpint (smprof_step_stats_get_profiler (smprof_session_get_job_step_stats (fixture.page->session)), ==,
                    SMPROF_PROFILER_CPROFILE);
   g_assert_cmpuint (fixture.n_changed, ==, 1);
 
   /* A comparison open on cProfile's steps ends with the switch. */
-  g_assert_true (_smprof_job_page_compare_outlier (fixture.page, smprof_timeline_get_outlier_step (timeline, 0)));
+  g_assert_true (smprof_session_compare_outlier (fixture.page->session, smprof_timeline_get_outlier_step (timeline, 0)));
   g_assert_true (wait_for (has_diff, &fixture));
   g_assert_cmpuint (_smprof_timeline_get_n_compare_items (timeline), >, 0);
 
   smprof_job_page_set_profiler (fixture.page, SMPROF_PROFILER_PYINSTRUMENT);
-  g_assert_null (_smprof_job_page_get_diff (fixture.page));
+  g_assert_null (smprof_session_get_diff (fixture.page->session));
   g_assert_false (gtk_stack_page_get_visible (gtk_stack_get_page (fixture.page->views_stack,
                                                                   _smprof_job_page_get_compare_view (fixture.page))));
   g_assert_cmpuint (_smprof_timeline_get_n_compare_items (timeline), ==, 0);
-  g_assert_null (_smprof_job_page_get_job_step_stats (fixture.page));
+  g_assert_null (smprof_session_get_job_step_stats (fixture.page->session));
   g_assert_cmpuint (fixture.n_changed, ==, 2);
   g_assert_cmpuint (smprof_timeline_get_n_outliers (timeline), ==, 0);
 
   g_assert_true (wait_for (stats_of_pyinstrument, &fixture));
   g_assert_cmpuint (fixture.n_changed, ==, 3);
   g_assert_cmpuint (smprof_timeline_get_n_outliers (timeline), ==,
-                    count_outliers (_smprof_job_page_get_job_step_stats (fixture.page)));
+                    count_outliers (smprof_session_get_job_step_stats (fixture.page->session)));
   g_assert_cmpuint (smprof_timeline_get_n_outliers (timeline), >, 0);
   ui_test_settle ();
   g_assert_true (_smprof_timeline_get_outlier_mark_rect (timeline, 0, &badge));

@@ -122,8 +122,9 @@ check_mode_pair (SmprofJobPage *page,
   g_autofree char *nodes = NULL;
   GPtrArray *selected;
 
-  g_assert_cmpint (smprof_job_page_get_preset (page), ==, SMPROF_JOB_PAGE_PRESET_BETWEEN_MODES);
-  g_assert_true (gtk_list_box_get_selected_row (page->presets_list) == page->mode_pair_row);
+  g_assert_cmpint (smprof_job_page_get_preset (page), ==, SMPROF_PRESET_BETWEEN_MODES);
+  g_assert_true (gtk_widget_get_state_flags (GTK_WIDGET (page->mode_pair_row)) & GTK_STATE_FLAG_SELECTED);
+  g_assert_false (gtk_widget_get_state_flags (GTK_WIDGET (page->whole_job_row)) & GTK_STATE_FLAG_SELECTED);
 
   expected = smprof_select (smprof_job_get_records (job, SMPROF_PROFILER_CPROFILE),
                             smprof_job_page_get_node_ids (page), &pair);
@@ -151,7 +152,8 @@ check_mode_pair (SmprofJobPage *page,
   g_assert_true (g_str_has_prefix (gtk_label_get_label (page->status_label), prefix));
 
   /* `--node all`, or the chosen nodes */
-  nodes = page->node_ids != NULL ? g_strjoinv (",", page->node_ids) : g_strdup ("all");
+  nodes = smprof_session_get_chosen_node_ids (page->session) != NULL
+          ? g_strjoinv (",", (char **) smprof_session_get_chosen_node_ids (page->session)) : g_strdup ("all");
   check_cli_totals (page, (const char *[]) { job_path, "--between-modes", start_name, end_name,
                                              "--node", nodes, NULL });
   g_test_message ("between modes %s and %s, nodes %s: %u intervals", start_name, end_name, nodes, expected->len);
@@ -221,7 +223,7 @@ test_between_modes (void)
   /* Another preset, then Alt+8 comes back to the same pair. */
   page_test_press_shortcut (GTK_WIDGET (page), "<Alt>1");
   g_assert_true (wait_idle (page));
-  g_assert_cmpint (smprof_job_page_get_preset (page), ==, SMPROF_JOB_PAGE_PRESET_WHOLE_JOB);
+  g_assert_cmpint (smprof_job_page_get_preset (page), ==, SMPROF_PRESET_WHOLE_JOB);
   page_test_press_shortcut (GTK_WIDGET (page), "<Alt>8");
   g_assert_true (wait_idle (page));
   check_mode_pair (page, path, SMPROF_MODE_TRAIN, SMPROF_MODE_EVAL);

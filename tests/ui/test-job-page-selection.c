@@ -20,6 +20,7 @@
 
 #include "smprof-cprofile-profile.h"
 #include "smprof-job-page-private.h"
+#include "smprof-session-private.h"
 #include "smprof-sagemaker-source.h"
 #include "smprof-timeline-private.h"
 #include "smv-source-registry.h"
@@ -72,7 +73,7 @@ page_ready (gpointer data)
 static gboolean
 index_ready (gpointer data)
 {
-  return SMPROF_JOB_PAGE (data)->range_index != NULL;
+  return smprof_session_get_range_index (SMPROF_JOB_PAGE (data)->session) != NULL;
 }
 
 static SmvWindow *
@@ -281,7 +282,6 @@ test_drag_selection (void)
   g_autoptr(SmprofProfile) core = NULL;
   SmprofProfile *shown;
   double origin, span = 0;
-  g_autoptr(SmprofRangeIndex) index = NULL;
   g_auto(GStrv) all_nodes = NULL;
   g_autofree char *description = NULL;
   g_autofree char *prefix = NULL;
@@ -311,9 +311,9 @@ test_drag_selection (void)
   /* The timeline outlines those intervals, the page aggregated them. */
   g_assert_true (page_test_same_records (smprof_timeline_get_selected_records (timeline), expected));
   g_assert_true (page_test_same_records (smprof_job_page_get_selected_records (page), expected));
-  g_assert_cmpint (smprof_job_page_get_preset (page), ==, SMPROF_JOB_PAGE_PRESET_NONE);
+  g_assert_cmpint (smprof_job_page_get_preset (page), ==, SMPROF_PRESET_NONE);
   g_assert_cmpint (smprof_job_page_get_selection (page)->kind, ==, SMPROF_SELECT_OVERLAP);
-  g_assert_true (_smprof_job_page_used_range_index (page));
+  g_assert_true (smprof_session_get_from_range_index (page->session));
 
   shown = smprof_job_page_get_profile (page);
   g_assert_true (page_test_same_records (smprof_profile_get_records (shown), expected));
@@ -365,8 +365,7 @@ test_drag_selection (void)
       g_autoptr(GArray) frame = g_array_new (FALSE, FALSE, sizeof (double));
 
       gtk_stack_set_visible_child_name (page->views_stack, view);
-      if (!use_index)
-        index = g_steal_pointer (&page->range_index);
+      _smprof_session_set_use_range_index (page->session, use_index);
 
       for (guint i = 0; i < 3; i++)
         {
@@ -378,14 +377,13 @@ test_drag_selection (void)
           range.end_us = range.start_us + (0.15 + 0.1 * i) * span;
           want = smprof_select (records, (const char * const *) all_nodes, &range);
           times = drag_and_wait (page, range.start_us, range.end_us, want);
-          g_assert_cmpint (_smprof_job_page_used_range_index (page), ==, use_index);
+          g_assert_cmpint (smprof_session_get_from_range_index (page->session), ==, use_index);
           g_array_append_val (answer, times.answer);
           g_array_append_val (views, times.views);
           g_array_append_val (frame, times.frame);
         }
 
-      if (!use_index)
-        page->range_index = g_steal_pointer (&index);
+      _smprof_session_set_use_range_index (page->session, TRUE);
 
       g_array_sort (answer, compare_doubles);
       g_array_sort (views, compare_doubles);
@@ -400,7 +398,7 @@ test_drag_selection (void)
 
   /* Escape on the timeline: no selection, the whole job. */
   gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.clear-selection", NULL);
-  g_assert_cmpint (smprof_job_page_get_preset (page), ==, SMPROF_JOB_PAGE_PRESET_WHOLE_JOB);
+  g_assert_cmpint (smprof_job_page_get_preset (page), ==, SMPROF_PRESET_WHOLE_JOB);
   g_assert_true (viewer_test_wait (page_ready, page, 30000));
   g_assert_cmpuint (smprof_job_page_get_selected_records (page)->len, ==, records->len);
 
@@ -468,7 +466,7 @@ test_page_to_timeline (void)
   g_assert_true (g_str_has_prefix (gtk_label_get_label (page->status_label), prefix));
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "job-page.preset", "i",
-                                             SMPROF_JOB_PAGE_PRESET_FORWARD_PASSES));
+                                             SMPROF_PRESET_FORWARD_PASSES));
   g_assert_true (viewer_test_wait (page_ready, page, 30000));
   g_assert_true (page_test_same_records (smprof_timeline_get_selected_records (timeline),
                                smprof_job_page_get_selected_records (page)));

@@ -85,6 +85,19 @@ read_planted_straggler (char **node_id,
   g_assert_not_reached ();
 }
 
+/* The matrix computes its columns on a worker: wait for them. */
+static void
+wait_computed (SmprofNodeMatrix *matrix)
+{
+  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+
+  while (smprof_node_matrix_get_computing (matrix))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, TRUE);
+    }
+}
+
 static SmprofNodeMatrix *
 present_matrix (SmprofStepStats  *stats,
                 GtkWidget       **window)
@@ -92,6 +105,7 @@ present_matrix (SmprofStepStats  *stats,
   SmprofNodeMatrix *matrix = SMPROF_NODE_MATRIX (smprof_node_matrix_new ());
 
   smprof_node_matrix_set_step_stats (matrix, stats);
+  wait_computed (matrix);
   gtk_widget_set_halign (GTK_WIDGET (matrix), GTK_ALIGN_START);
   gtk_widget_set_valign (GTK_WIDGET (matrix), GTK_ALIGN_START);
   *window = ui_test_present (GTK_WIDGET (matrix), 900, 400);
@@ -166,8 +180,10 @@ test_values (gconstpointer data)
   check_cells (matrix, stats, SMPROF_NODE_MATRIX_DEFAULT_TOP_N);
 
   smprof_node_matrix_set_top_n (matrix, 2);
+  wait_computed (matrix);
   check_cells (matrix, stats, 2);
   smprof_node_matrix_set_top_n (matrix, 8);
+  wait_computed (matrix);
   check_cells (matrix, stats, 8);
 
   texture = ui_test_render (GTK_WIDGET (matrix));
@@ -587,6 +603,7 @@ test_view (void)
   g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (matrix)));
 
   smprof_node_matrix_view_set_step_stats (SMPROF_NODE_MATRIX_VIEW (view), both);
+  wait_computed (matrix);
   ui_test_settle ();
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (matrix)));
   check_cells (matrix, both, SMPROF_NODE_MATRIX_DEFAULT_TOP_N);
@@ -594,6 +611,7 @@ test_view (void)
   ui_test_save (texture, "node-matrix-view.png");
 
   smprof_node_matrix_view_set_step_stats (SMPROF_NODE_MATRIX_VIEW (view), one);
+  wait_computed (matrix);
   ui_test_settle ();
   g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (matrix)));
   g_assert_cmpuint (smprof_node_matrix_get_n_nodes (matrix), ==, 1);

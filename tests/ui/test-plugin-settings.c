@@ -184,8 +184,8 @@ test_save_dialog_folder (void)
   shown = shown_folder ();
   g_assert_nonnull (shown);
   g_assert_false (g_file_equal (shown, cwd));
-  gtk_native_dialog_hide (GTK_NATIVE_DIALOG (page->export_dialog));
-  g_signal_emit_by_name (page->export_dialog, "response", GTK_RESPONSE_CANCEL);
+  gtk_native_dialog_hide (GTK_NATIVE_DIALOG (page->export->export_dialog));
+  g_signal_emit_by_name (page->export->export_dialog, "response", GTK_RESPONSE_CANCEL);
   g_clear_object (&shown);
 
   /* Saved last in the first folder (another session): the dialog starts there. */
@@ -197,16 +197,16 @@ test_save_dialog_folder (void)
   /* The user saves in another folder... */
   dialog = find_file_chooser ();
   g_assert_true (gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), second, NULL));
-  gtk_native_dialog_hide (GTK_NATIVE_DIALOG (page->export_dialog));
-  g_signal_emit_by_name (page->export_dialog, "response", GTK_RESPONSE_CANCEL);
+  gtk_native_dialog_hide (GTK_NATIVE_DIALOG (page->export->export_dialog));
+  g_signal_emit_by_name (page->export->export_dialog, "response", GTK_RESPONSE_CANCEL);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "job-page.export-csv", NULL));
   g_assert_true (viewer_test_wait (has_file_chooser, NULL, 10000));
   dialog = find_file_chooser ();
   g_assert_true (gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), second, NULL));
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "functions.csv");
   g_assert_true (viewer_test_wait (chooser_picks, &(Pick) { dialog, written }, 10000));
-  gtk_native_dialog_hide (GTK_NATIVE_DIALOG (page->export_dialog));
-  g_signal_emit_by_name (page->export_dialog, "response", GTK_RESPONSE_ACCEPT);
+  gtk_native_dialog_hide (GTK_NATIVE_DIALOG (page->export->export_dialog));
+  g_signal_emit_by_name (page->export->export_dialog, "response", GTK_RESPONSE_ACCEPT);
   g_assert_true (viewer_test_wait (file_exists, written, 30000));
 
   /* ... which is remembered, and where the next dialog starts, in this
@@ -217,8 +217,8 @@ test_save_dialog_folder (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "job-page.export-json", NULL));
   shown = shown_folder ();
   assert_same_folder (shown, second);
-  gtk_native_dialog_hide (GTK_NATIVE_DIALOG (page->export_dialog));
-  g_signal_emit_by_name (page->export_dialog, "response", GTK_RESPONSE_CANCEL);
+  gtk_native_dialog_hide (GTK_NATIVE_DIALOG (page->export->export_dialog));
+  g_signal_emit_by_name (page->export->export_dialog, "response", GTK_RESPONSE_CANCEL);
 
   gtk_window_destroy (GTK_WINDOW (window));
   viewer_test_spin (100);
@@ -228,8 +228,8 @@ test_save_dialog_folder (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "job-page.export-report", NULL));
   shown = shown_folder ();
   assert_same_folder (shown, second);
-  gtk_native_dialog_hide (GTK_NATIVE_DIALOG (page->report_dialog));
-  g_signal_emit_by_name (page->report_dialog, "response", GTK_RESPONSE_CANCEL);
+  gtk_native_dialog_hide (GTK_NATIVE_DIALOG (page->export->report_dialog));
+  g_signal_emit_by_name (page->export->report_dialog, "response", GTK_RESPONSE_CANCEL);
 
   gtk_window_destroy (GTK_WINDOW (window));
   viewer_test_spin (100);

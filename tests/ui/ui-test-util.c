@@ -7,6 +7,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include <gdk/x11/gdkx.h>
+
 #include "smprof-job.h"
 #include "smprof-local-source.h"
 #include "smprof-query.h"
@@ -200,6 +202,29 @@ ui_test_save (GdkTexture *texture,
     }
 }
 
+/* Whether @a and @b have the same pixels in the rectangle (@x, @y, @width,
+ * @height); the first difference is reported. */
+gboolean
+ui_test_same_pixels (GdkTexture *a,
+                     GdkTexture *b,
+                     int         x,
+                     int         y,
+                     int         width,
+                     int         height)
+{
+  g_assert_cmpint (width, >, 0);
+  g_assert_cmpint (height, >, 0);
+  for (int j = y; j < y + height; j++)
+    for (int i = x; i < x + width; i++)
+      if (ui_test_pixel (a, i, j) != ui_test_pixel (b, i, j))
+        {
+          g_test_message ("pixel (%d, %d): %08x, then %08x", i, j, ui_test_pixel (a, i, j), ui_test_pixel (b, i, j));
+          return FALSE;
+        }
+
+  return TRUE;
+}
+
 guint32
 ui_test_rgb_to_pixel (const double rgb[3])
 {
@@ -220,4 +245,138 @@ ui_test_pixel_near (guint32 a,
       return FALSE;
 
   return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Real input: X events through xdotool (XTEST), the way a person's keys and
+ * clicks arrive, so that every controller on the way sees them in order (a
+ * paned's own key bindings, a list's focus handling), not only the one a
+ * test would activate by hand. */
+
+static gulong
+x_window (GtkWidget *widget)
+{
+  GdkSurface *surface = gtk_native_get_surface (gtk_widget_get_native (widget));
+
+  g_assert_true (GDK_IS_X11_SURFACE (surface));
+
+  return gdk_x11_surface_get_xid (surface);
+}
+
+static void
+run_xdotool (const char * const *args)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) argv = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *err = NULL;
+  int status = 0;
+
+  g_strv_builder_add (builder, "xdotool");
+  g_strv_builder_addv (builder, (const char **) args);
+  argv = g_strv_builder_end (builder);
+
+  g_assert_true (g_spawn_sync (NULL, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, &err, &status, &error));
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("xdotool %s failed: %s", args[0], err);
+  ui_test_settle ();
+}
+
+/* The last key xdotool presses after a test's keys or clicks, which no
+ * widget uses: once the window has it, it has had every event before it,
+ * however busy the machine (xdotool returns before the server has sent
+ * them all). */
+#define SENTINEL_KEY     "XF86Launch9"
+#define SENTINEL_KEYVAL  GDK_KEY_Launch9
+
+static gboolean
+sentinel_pressed_cb (GtkEventControllerKey *controller,
+                     guint                  keyval,
+                     guint                  keycode,
+                     GdkModifierType        state,
+                     gboolean              *seen)
+{
+  if (keyval != SENTINEL_KEYVAL)
+    return FALSE;
+
+  *seen = TRUE;
+  return TRUE;
+}
+
+static void
+run_xdotool_keys (GtkWidget          *widget,
+                  const char * const *args)
+{
+  GtkWidget *root = GTK_WIDGET (gtk_widget_get_root (widget));
+  GtkEventController *controller = gtk_event_controller_key_new ();
+  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  gboolean seen = FALSE;
+
+  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
+  g_signal_connect (controller, "key-pressed", G_CALLBACK (sentinel_pressed_cb), &seen);
+  gtk_widget_add_controller (root, controller);
+
+  run_xdotool (args);
+  run_xdotool ((const char *[]) { "key", "--clearmodifiers", SENTINEL_KEY, NULL });
+  while (!seen && g_get_monotonic_time () < deadline)
+    if (!g_main_context_iteration (NULL, FALSE))
+      g_usleep (2000);
+
+  gtk_widget_remove_controller (root, controller);
+  g_assert_true (seen);
+  ui_test_settle ();
+}
+
+/* Gives @widget's window the keyboard (there is no window manager under Xvfb). */
+void
+ui_test_x_focus (GtkWidget *widget)
+{
+  g_autofree char *id = g_strdup_printf ("%lu", x_window (widget));
+
+  run_xdotool ((const char *[]) { "windowfocus", "--sync", id, NULL });
+}
+
+/* Presses @keys (xdotool's names, space-separated: "Tab Tab Return", "shift+F8"). */
+void
+ui_test_x_keys (GtkWidget  *widget,
+                const char *keys)
+{
+  g_auto(GStrv) names = g_strsplit (keys, " ", -1);
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) args = NULL;
+
+  ui_test_x_focus (widget);
+  g_strv_builder_add_many (builder, "key", "--clearmodifiers", "--delay", "40", NULL);
+  g_strv_builder_addv (builder, (const char **) names);
+  args = g_strv_builder_end (builder);
+  run_xdotool_keys (widget, (const char * const *) args);
+}
+
+void
+ui_test_x_type (GtkWidget  *widget,
+                const char *text)
+{
+  ui_test_x_focus (widget);
+  run_xdotool_keys (widget, (const char *[]) { "type", "--delay", "40", text, NULL });
+}
+
+/* Clicks at (@x, @y) in @widget's coordinates. */
+void
+ui_test_x_click (GtkWidget *widget,
+                 double     x,
+                 double     y)
+{
+  GtkNative *native = gtk_widget_get_native (widget);
+  g_autofree char *id = g_strdup_printf ("%lu", x_window (widget));
+  g_autofree char *sx = NULL, *sy = NULL;
+  graphene_point_t point;
+  double dx, dy;
+
+  g_assert_true (gtk_widget_compute_point (widget, GTK_WIDGET (native), &GRAPHENE_POINT_INIT (x, y), &point));
+  gtk_native_get_surface_transform (native, &dx, &dy);
+  sx = g_strdup_printf ("%d", (int) round (point.x + dx));
+  sy = g_strdup_printf ("%d", (int) round (point.y + dy));
+  ui_test_x_focus (widget);
+  run_xdotool_keys (widget, (const char *[]) { "mousemove", "--window", id, "--sync", sx, sy, "click", "1", NULL });
 }

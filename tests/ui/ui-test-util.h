@@ -28,8 +28,22 @@ void           ui_test_save              (GdkTexture     *texture,
 void           ui_test_save_local        (GdkTexture     *texture,
                                           const char     *name);
 guint32        ui_test_rgb_to_pixel      (const double    rgb[3]);
+gboolean       ui_test_same_pixels       (GdkTexture     *a,
+                                          GdkTexture     *b,
+                                          int             x,
+                                          int             y,
+                                          int             width,
+                                          int             height);
 gboolean       ui_test_pixel_near        (guint32         a,
                                           guint32         b,
                                           int             tolerance);
+void           ui_test_x_focus           (GtkWidget      *widget);
+void           ui_test_x_keys            (GtkWidget      *widget,
+                                          const char     *keys);
+void           ui_test_x_type            (GtkWidget      *widget,
+                                          const char     *text);
+void           ui_test_x_click           (GtkWidget      *widget,
+                                          double          x,
+                                          double          y);
 
 G_END_DECLS

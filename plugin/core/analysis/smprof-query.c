@@ -176,11 +176,12 @@ smprof_selection_describe (const SmprofSelection *selection)
   return g_string_free (out, FALSE);
 }
 
+/* Natural order, as the viewer lists nodes: "2-algo-3" before "10-algo-11". */
 static int
 compare_ids (gconstpointer a,
              gconstpointer b)
 {
-  return strcmp (*(const char * const *) a, *(const char * const *) b);
+  return smprof_node_id_compare (*(const char * const *) a, *(const char * const *) b);
 }
 
 /**

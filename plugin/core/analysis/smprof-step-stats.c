@@ -847,6 +847,84 @@ smprof_step_stats_get_series (SmprofStepStats *self,
     series[g_array_index (entries, SeriesEntry, i).step] = g_array_index (entries, SeriesEntry, i).time;
 }
 
+/* The index in self->node_ids of each step's node: one hash of the ids, then
+ * a pointer or a string compare per step, so that per-node sums are one pass
+ * over the steps instead of one per node. Steps of a node not asked for
+ * get G_MAXUINT. */
+static guint *
+dup_step_nodes (SmprofStepStats *self)
+{
+  g_autoptr(GHashTable) index = g_hash_table_new (g_str_hash, g_str_equal);
+  guint *step_nodes = g_new (guint, MAX (1, self->steps->len));
+  const char *last_id = NULL;
+  guint last_node = G_MAXUINT;
+
+  for (guint n = 0; self->node_ids[n] != NULL; n++)
+    g_hash_table_insert (index, self->node_ids[n], GUINT_TO_POINTER (n + 1));
+
+  for (guint i = 0; i < self->steps->len; i++)
+    {
+      const char *id = g_array_index (self->steps, SmprofStep, i).node_id;
+
+      /* steps are by node: the last one's node nearly always */
+      if (id != last_id)
+        {
+          last_id = id;
+          last_node = GPOINTER_TO_UINT (g_hash_table_lookup (index, id)) - 1;
+        }
+      step_nodes[i] = last_node;
+    }
+
+  return step_nodes;
+}
+
+/**
+ * smprof_step_stats_dup_node_function_times:
+ * @self: per-step statistics
+ * @n_steps: (out) (optional) (array) (transfer full): each node's number of
+ *   steps, in smprof_step_stats_get_node_ids() order
+ *
+ * Every function's self time summed over each node's steps, in one pass over
+ * the statistics (the node × function matrix of a job of hundreds of nodes).
+ * Divide by the node's step count for its time per step.
+ *
+ * Returns: (transfer full): n_nodes × n_functions seconds, row-major (a row
+ *   per node, a column per function index)
+ */
+double *
+smprof_step_stats_dup_node_function_times (SmprofStepStats  *self,
+                                           guint           **n_steps)
+{
+  guint n_nodes = g_strv_length (self->node_ids);
+  guint n_functions = self->series->len;
+  g_autofree guint *step_nodes = dup_step_nodes (self);
+  double *times = g_new0 (double, MAX (1, (gsize) n_nodes * n_functions));
+
+  if (n_steps != NULL)
+    {
+      *n_steps = g_new0 (guint, MAX (1, n_nodes));
+      for (guint i = 0; i < self->steps->len; i++)
+        if (step_nodes[i] != G_MAXUINT)
+          (*n_steps)[step_nodes[i]]++;
+    }
+
+  for (guint f = 0; f < n_functions; f++)
+    {
+      GArray *entries = g_ptr_array_index (self->series, f);
+
+      for (guint i = 0; i < entries->len; i++)
+        {
+          const SeriesEntry *entry = &g_array_index (entries, SeriesEntry, i);
+          guint node = step_nodes[entry->step];
+
+          if (node != G_MAXUINT)
+            times[(gsize) node * n_functions + f] += entry->time;
+        }
+    }
+
+  return times;
+}
+
 /**
  * smprof_step_stats_get_node_function_time:
  * @self: per-step statistics
@@ -854,7 +932,8 @@ smprof_step_stats_get_series (SmprofStepStats *self,
  * @function: a function index; one past the last gives 0 and the step count
  * @n_steps: (out) (optional): the node's number of steps
  *
- * Divide by @n_steps for the node × function matrix's time per step.
+ * Divide by @n_steps for the node × function matrix's time per step. For
+ * every node and function at once, smprof_step_stats_dup_node_function_times().
  *
  * Returns: the function's self time summed over the node's steps
  */
@@ -898,7 +977,7 @@ smprof_step_stats_get_node_function_time (SmprofStepStats *self,
  *
  * The columns of the node × function matrix: each node's @top_n functions by
  * self time, merged, so a function that only a straggler spends time in is
- * there.
+ * there. One pass over the statistics, then a partial sort per node.
  *
  * Returns: (transfer full) (element-type guint): function indices, increasing
  *   (largest total first)
@@ -908,18 +987,18 @@ smprof_step_stats_top_functions (SmprofStepStats *self,
                                  guint            top_n)
 {
   guint n = self->functions->len;
+  guint n_nodes = g_strv_length (self->node_ids);
+  g_autofree double *times = smprof_step_stats_dup_node_function_times (self, NULL);
   g_autofree gboolean *chosen = g_new0 (gboolean, MAX (n, 1));
-  g_autofree double *totals = g_new (double, MAX (n, 1));
   g_autofree guint *order = g_new (guint, MAX (n, 1));
   GArray *columns = g_array_new (FALSE, FALSE, sizeof (guint));
 
-  for (guint node = 0; self->node_ids[node] != NULL; node++)
+  for (guint node = 0; node < n_nodes; node++)
     {
+      const double *totals = times + (gsize) node * n;
+
       for (guint f = 0; f < n; f++)
-        {
-          totals[f] = smprof_step_stats_get_node_function_time (self, self->node_ids[node], f, NULL);
-          order[f] = f;
-        }
+        order[f] = f;
 
       /* A partial selection sort: top_n is small. */
       for (guint k = 0; k < MIN (top_n, n); k++)

@@ -109,6 +109,8 @@ double                    smprof_step_stats_get_node_function_time (SmprofStepSt
                                                                     const char      *node_id,
                                                                     guint            function,
                                                                     guint           *n_steps);
+double                   *smprof_step_stats_dup_node_function_times (SmprofStepStats *self,
+                                                                     guint          **n_steps);
 GArray                   *smprof_step_stats_top_functions    (SmprofStepStats       *self,
                                                               guint                  top_n);
 

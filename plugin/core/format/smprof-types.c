@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "smprof-types.h"
@@ -113,4 +114,82 @@ smprof_profiler_from_string (const char     *text,
       }
 
   return FALSE;
+}
+
+/**
+ * smprof_node_id_compare:
+ * @a: a node id
+ * @b: another
+ *
+ * Natural order, the same in every locale: runs of digits compare by their
+ * value, so "2-algo-3" comes before "10-algo-11" (SageMaker names its hosts
+ * algo-1 … algo-N; pid-named nodes are numbers too).
+ *
+ * Returns: <0, 0 or >0, as strcmp()
+ */
+int
+smprof_node_id_compare (const char *a,
+                        const char *b)
+{
+  const char *pa = a, *pb = b;
+
+  while (*pa != '\0' && *pb != '\0')
+    {
+      if (g_ascii_isdigit (*pa) && g_ascii_isdigit (*pb))
+        {
+          const char *ea, *eb;
+          gsize la, lb;
+          int c;
+
+          /* Leading zeros do not make a number larger. */
+          while (*pa == '0' && g_ascii_isdigit (pa[1]))
+            pa++;
+          while (*pb == '0' && g_ascii_isdigit (pb[1]))
+            pb++;
+          for (ea = pa; g_ascii_isdigit (*ea); ea++)
+            ;
+          for (eb = pb; g_ascii_isdigit (*eb); eb++)
+            ;
+          la = ea - pa;
+          lb = eb - pb;
+          if (la != lb)
+            return la < lb ? -1 : 1;
+          if ((c = memcmp (pa, pb, la)) != 0)
+            return c;
+          pa = ea;
+          pb = eb;
+          continue;
+        }
+
+      if (*pa != *pb)
+        return (guchar) *pa < (guchar) *pb ? -1 : 1;
+      pa++;
+      pb++;
+    }
+
+  if (*pa != *pb)
+    return (guchar) *pa < (guchar) *pb ? -1 : 1;
+
+  /* "01" and "1": equal as numbers, still two ids */
+  return strcmp (a, b);
+}
+
+static int
+compare_node_id_pointers (gconstpointer a,
+                          gconstpointer b)
+{
+  return smprof_node_id_compare (*(const char * const *) a, *(const char * const *) b);
+}
+
+/**
+ * smprof_node_ids_sort:
+ * @node_ids: (array zero-terminated=1) (nullable): node ids
+ *
+ * Sorts @node_ids in place in smprof_node_id_compare()'s natural order.
+ */
+void
+smprof_node_ids_sort (char **node_ids)
+{
+  if (node_ids != NULL)
+    qsort (node_ids, g_strv_length (node_ids), sizeof (char *), compare_node_id_pointers);
 }

@@ -75,4 +75,8 @@ const char *smprof_profiler_to_string (SmprofProfiler  profiler);
 gboolean    smprof_profiler_from_string (const char   *text,
                                          SmprofProfiler *profiler);
 
+int         smprof_node_id_compare    (const char     *a,
+                                       const char     *b);
+void        smprof_node_ids_sort      (char          **node_ids);
+
 G_END_DECLS

@@ -69,6 +69,34 @@ load_pending (guint    index,
   load_record (batch->job, g_ptr_array_index (batch->pending, index), batch->cancellable);
 }
 
+/* Reads @pending, records this caller claimed, in parallel. */
+static gboolean
+load_claimed (SmprofJob     *self,
+              GPtrArray     *pending,
+              GCancellable  *cancellable,
+              GError       **error)
+{
+  g_autoptr(GPtrArray) paths = g_ptr_array_sized_new (pending->len + 1);
+  LoadBatch batch = { self, pending, cancellable };
+
+  /* A remote source fetches the batch over its own connection pool first, so
+   * the parsing threads below do not each wait on one download at a time. */
+  for (guint i = 0; i < pending->len; i++)
+    g_ptr_array_add (paths, ((SmprofRecord *) g_ptr_array_index (pending, i))->path);
+  g_ptr_array_add (paths, NULL);
+
+  if (!smprof_source_prefetch (self->source, (const char * const *) paths->pdata, cancellable, error))
+    return FALSE;
+
+  smprof_parallel_for ("smprof-load", pending->len, g_get_num_processors (), load_pending, &batch, cancellable);
+
+  return !g_cancellable_set_error_if_cancelled (cancellable, error);
+}
+
+/* How long a caller waiting for records another one reads sleeps between
+ * looks at its cancellable. */
+#define WAIT_SLICE_US (50 * G_TIME_SPAN_MILLISECOND)
+
 /**
  * smprof_job_load_stats:
  * @self: a job
@@ -80,6 +108,12 @@ load_pending (guint    index,
  * parallel on every core. A file that cannot be read marks its record as
  * failed and adds a problem naming it; only cancellation is an error.
  *
+ * Safe to call from several threads at once, on the same records or not:
+ * each file is read once, by the first caller that needs it; a caller that
+ * needs a record another one is reading waits for that record only (not for
+ * the other's downloads), and takes it over if the other was cancelled. When
+ * it returns %TRUE, every record of @records is read or failed, and stays so.
+ *
  * Returns: %FALSE if cancelled
  */
 gboolean
@@ -88,35 +122,53 @@ smprof_job_load_stats (SmprofJob     *self,
                        GCancellable  *cancellable,
                        GError       **error)
 {
-  g_autoptr(GPtrArray) pending = g_ptr_array_new ();
-  LoadBatch batch = { self, pending, cancellable };
-
   g_return_val_if_fail (SMPROF_IS_JOB (self), FALSE);
   g_return_val_if_fail (records != NULL, FALSE);
 
-  for (guint i = 0; i < records->len; i++)
+  for (;;)
     {
-      SmprofRecord *record = g_ptr_array_index (records, i);
+      g_autoptr(GPtrArray) pending = g_ptr_array_new ();
+      gboolean waiting = FALSE;
+      gboolean loaded;
 
-      if (record->pstats == NULL && record->session == NULL && !record->failed)
-        g_ptr_array_add (pending, record);
-    }
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
 
-  /* A remote source fetches the batch over its own connection pool first, so
-   * the parsing threads below do not each wait on one download at a time. */
-  if (pending->len > 0)
-    {
-      g_autoptr(GPtrArray) paths = g_ptr_array_sized_new (pending->len + 1);
+      /* A record's fields are only looked at while nobody holds its claim:
+       * its reader wrote them before giving the claim back under the lock. */
+      g_mutex_lock (&self->stats_lock);
+      for (guint i = 0; i < records->len; i++)
+        {
+          SmprofRecord *record = g_ptr_array_index (records, i);
 
+          if (g_hash_table_size (self->stats_loading) > 0 && g_hash_table_contains (self->stats_loading, record))
+            waiting = TRUE;
+          else if (record->pstats == NULL && record->session == NULL && !record->failed)
+            g_ptr_array_add (pending, record);
+        }
       for (guint i = 0; i < pending->len; i++)
-        g_ptr_array_add (paths, ((SmprofRecord *) g_ptr_array_index (pending, i))->path);
-      g_ptr_array_add (paths, NULL);
+        g_hash_table_add (self->stats_loading, g_ptr_array_index (pending, i));
 
-      if (!smprof_source_prefetch (self->source, (const char * const *) paths->pdata, cancellable, error))
+      if (pending->len == 0)
+        {
+          if (waiting)
+            g_cond_wait_until (&self->stats_cond, &self->stats_lock, g_get_monotonic_time () + WAIT_SLICE_US);
+          g_mutex_unlock (&self->stats_lock);
+          if (!waiting)
+            return TRUE;
+          continue;
+        }
+      g_mutex_unlock (&self->stats_lock);
+
+      loaded = load_claimed (self, pending, cancellable, error);
+
+      g_mutex_lock (&self->stats_lock);
+      for (guint i = 0; i < pending->len; i++)
+        g_hash_table_remove (self->stats_loading, g_ptr_array_index (pending, i));
+      g_cond_broadcast (&self->stats_cond);
+      g_mutex_unlock (&self->stats_lock);
+
+      if (!loaded)
         return FALSE;
     }
-
-  smprof_parallel_for ("smprof-load", pending->len, g_get_num_processors (), load_pending, &batch, cancellable);
-
-  return !g_cancellable_set_error_if_cancelled (cancellable, error);
 }

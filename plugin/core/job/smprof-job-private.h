@@ -38,6 +38,13 @@ struct _SmprofJob
   GMutex              problems_lock;
   GPtrArray          *problems;                       /* SmprofProblem */
 
+  /* Reading stats files fills records in place (smprof-job-loader.c): a
+   * caller claims the records it reads; others that need them wait for
+   * them, and records nobody reads are claimed by whoever asks. */
+  GMutex              stats_lock;
+  GCond               stats_cond;
+  GHashTable         *stats_loading;                  /* SmprofRecord claimed, being read */
+
   /* smprof-job-pevents.c */
   GPtrArray       *timeline_paths;                 /* framework timeline files listed */
   GHashTable      *step_events;                    /* node id -> GArray of SmprofStepEvent */

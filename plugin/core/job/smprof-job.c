@@ -116,6 +116,9 @@ smprof_job_finalize (GObject *object)
   g_clear_pointer (&self->names, g_string_chunk_free);
   g_clear_object (&self->source);
   g_mutex_clear (&self->problems_lock);
+  g_clear_pointer (&self->stats_loading, g_hash_table_unref);
+  g_mutex_clear (&self->stats_lock);
+  g_cond_clear (&self->stats_cond);
 
   G_OBJECT_CLASS (smprof_job_parent_class)->finalize (object);
 }
@@ -130,6 +133,9 @@ static void
 smprof_job_init (SmprofJob *self)
 {
   g_mutex_init (&self->problems_lock);
+  g_mutex_init (&self->stats_lock);
+  g_cond_init (&self->stats_cond);
+  self->stats_loading = g_hash_table_new (NULL, NULL);
   self->shared_keys = g_atomic_rc_box_new0 (SmprofSharedKeys);
   self->shared_keys->keys = smprof_function_keys_new ();
   self->function_keys = self->shared_keys->keys;

@@ -1,0 +1,144 @@
+/* test-job-page-l10n.c: the job page in French, as the viewer shows it
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Run with LANGUAGE=fr and SMPROF_LOCALEDIR naming the build's po/locale.
+ * The process's default domain is the viewer's, as in smprof-viewer; the
+ * plugin's catalogue is bound apart, as g_io_module_load() does:
+ *
+ * - the plugin's plural messages come from the plugin's catalogue ("3
+ *   outlier steps" came out in English: ngettext looked in the viewer's);
+ * - the timeline's legend, a third longer in French, is whole at 1280x800,
+ *   a comparison's A and B included.
+ */
+
+#include <locale.h>
+
+#include <glib/gi18n-lib.h>
+#include <smprof-viewer-api.h>
+
+#include "smv-application.h"
+#include "smprof-job-page-private.h"
+#include "smprof-sagemaker-source.h"
+#include "smprof-timeline-outliers.h"
+#include "smprof-timeline-private.h"
+#include "smv-source-registry.h"
+#include "smv-window.h"
+#include "ui-test-util.h"
+#include "viewer-test-utils.h"
+
+static SmvSourceRegistry *registry;
+
+static gboolean
+is_mapped (gpointer data)
+{
+  return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0;
+}
+
+static gboolean
+shows_document (gpointer data)
+{
+  return g_strcmp0 (smv_window_get_view_name (data), "document") == 0;
+}
+
+static gboolean
+page_ready (gpointer data)
+{
+  SmprofJobPage *page = data;
+
+  return !smprof_job_page_get_busy (page) && smprof_job_page_get_selected_records (page) != NULL &&
+         smprof_timeline_get_n_outliers (page->timeline) > 1;
+}
+
+static void
+test_french_page (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "corpus-outliers-cprofile", NULL);
+  g_autoptr(GFile) job = g_file_new_for_path (path);
+  g_autofree char *expected = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  SmvWindow *window;
+  SmprofJobPage *page;
+  const char *label;
+  guint n;
+  double right;
+
+  VIEWER_TEST_REQUIRE_DISPLAY ();
+
+  window = smv_window_new (NULL, registry, NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (viewer_test_wait (is_mapped, window, 5000));
+  smv_window_open (window, job);
+  g_assert_true (viewer_test_wait (shows_document, window, 30000));
+  page = SMPROF_JOB_PAGE (smv_window_get_page (window));
+  g_assert_true (viewer_test_wait (page_ready, page, 60000));
+  ui_test_settle ();
+
+  /* The plural, from the plugin's catalogue: translated, and the French
+   * sentence for this count. */
+  n = smprof_timeline_get_n_outliers (page->timeline);
+  label = gtk_label_get_label (page->outliers_label);
+  expected = g_strdup_printf (g_dngettext ("smprof-plugin", "%u outlier step (rule: z > %.1f)",
+                                           "%u outlier steps (rule: z > %.1f)", n),
+                              n, SMPROF_STEP_OUTLIER_THRESHOLD);
+  g_test_message ("outliers: %s", label);
+  g_assert_null (strstr (expected, "outlier step"));
+  g_assert_cmpstr (label, ==, expected);
+
+  /* The legend whole, then with a comparison's two more entries. */
+  g_assert_cmpuint (_smprof_timeline_get_legend_lines (page->timeline, &right), >=, 1);
+  g_test_message ("legend: ends at %.0f of %d px", right, gtk_widget_get_width (GTK_WIDGET (page->timeline)));
+  g_assert_cmpfloat (right, <=, gtk_widget_get_width (GTK_WIDGET (page->timeline)));
+
+  smprof_job_page_set_step_range (page, 0, 4);
+  g_assert_true (viewer_test_wait (page_ready, page, 60000));
+  gtk_widget_activate_action (GTK_WIDGET (page), "job-page.compare", NULL);
+  smprof_job_page_set_step_range (page, 5, 9);
+  g_assert_true (viewer_test_wait (page_ready, page, 60000));
+  ui_test_settle ();
+  _smprof_timeline_get_legend_lines (page->timeline, &right);
+  g_test_message ("legend while comparing: ends at %.0f of %d px", right,
+                  gtk_widget_get_width (GTK_WIDGET (page->timeline)));
+  g_assert_cmpfloat (right, <=, gtk_widget_get_width (GTK_WIDGET (page->timeline)));
+
+  texture = ui_test_render (GTK_WIDGET (window));
+  ui_test_save_local (texture, "job-page-fr-1280x800.png");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  viewer_test_spin (100);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  const char * const no_dirs[] = { NULL };
+  const char *localedir = g_getenv ("SMPROF_LOCALEDIR");
+  int status;
+
+  /* As smprof-viewer and the plugin module do. */
+  if (setlocale (LC_ALL, "") == NULL || g_strcmp0 (setlocale (LC_ALL, NULL), "C") == 0)
+    setlocale (LC_ALL, "C.UTF-8");
+  g_assert_nonnull (localedir);
+  smv_application_bind_textdomain ();
+  bindtextdomain ("smprof-plugin", localedir);
+  bind_textdomain_codeset ("smprof-plugin", "UTF-8");
+  bindtextdomain ("smprof", localedir);
+  bind_textdomain_codeset ("smprof", "UTF-8");
+
+  viewer_test_init (&argc, &argv);
+
+  smv_data_source_ensure_extension_point ();
+  g_io_extension_point_implement (SMV_DATA_SOURCE_EXTENSION_POINT_NAME, SMPROF_TYPE_SAGEMAKER_SOURCE,
+                                  "sagemaker", 10);
+  registry = smv_source_registry_new (no_dirs);
+
+  g_test_add_func ("/job-page/l10n/french", test_french_page);
+
+  status = g_test_run ();
+  g_clear_object (&registry);
+
+  return status;
+}

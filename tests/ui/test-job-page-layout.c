@@ -1,0 +1,523 @@
+/* test-job-page-layout.c: the job page's layout in real viewer windows of
+ * 1280x800 and 1920x1080, measured from the widgets themselves
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * What a person sees at the default window size: the Functions table's
+ * rows, the Callers and Callees only once a function is chosen, the
+ * Compare view's table, the flame graphs' roots, a page never wider than
+ * its window, and the timeline of a 64-node job.
+ *
+ * Screenshots in the working folder: layout-*.png.
+ */
+
+#include <smprof-viewer-api.h>
+
+#include "core-test-util.h"
+#include "smprof-compare-view.h"
+#include "smprof-flame-graph-private.h"
+#include "smprof-job-page-private.h"
+#include "smprof-paned-memory.h"
+#include "smprof-sagemaker-source.h"
+#include "smprof-timeline-private.h"
+#include "smv-source-registry.h"
+#include "smv-window.h"
+#include "page-test-util.h"
+#include "ui-test-util.h"
+#include "viewer-test-utils.h"
+
+static SmvSourceRegistry *registry;
+
+/* ------------------------------------------------------------------------ */
+/* Windows                                                                  */
+
+static gboolean
+is_mapped (gpointer data)
+{
+  return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0;
+}
+
+static gboolean
+shows_document (gpointer data)
+{
+  return g_strcmp0 (smv_window_get_view_name (data), "document") == 0;
+}
+
+static gboolean
+page_ready (gpointer data)
+{
+  SmprofJobPage *page = data;
+
+  return !smprof_job_page_get_busy (page) && smprof_job_page_get_selected_records (page) != NULL;
+}
+
+/* The viewer's window of @width x @height on the job in @path. */
+static SmvWindow *
+open_job_at (const char     *path,
+             int             width,
+             int             height,
+             SmprofJobPage **page)
+{
+  g_autoptr(GFile) job = g_file_new_for_path (path);
+  SmvWindow *window = smv_window_new (NULL, registry, NULL);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (viewer_test_wait (is_mapped, window, 5000));
+
+  smv_window_open (window, job);
+  g_assert_true (viewer_test_wait (shows_document, window, 30000));
+
+  *page = SMPROF_JOB_PAGE (smv_window_get_page (window));
+  g_assert_true (SMPROF_IS_JOB_PAGE (*page));
+  g_assert_true (viewer_test_wait (page_ready, *page, 120000));
+  ui_test_settle ();
+
+  /* The window is the size asked for (no window manager to say otherwise). */
+  g_assert_cmpint (gdk_surface_get_width (gtk_native_get_surface (GTK_NATIVE (window))), ==, width);
+  g_assert_cmpint (gdk_surface_get_height (gtk_native_get_surface (GTK_NATIVE (window))), ==, height);
+
+  return window;
+}
+
+static SmvWindow *
+open_job (const char     *name,
+          int             width,
+          int             height,
+          SmprofJobPage **page)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "real-smdebug", name, NULL);
+
+  return open_job_at (path, width, height, page);
+}
+
+static void
+close_window (SmvWindow *window)
+{
+  gtk_window_destroy (GTK_WINDOW (window));
+  viewer_test_spin (100);
+}
+
+static void
+save (SmvWindow  *window,
+      const char *name)
+{
+  g_autoptr(GdkTexture) texture = NULL;
+
+  viewer_test_wait_transitions (GTK_WIDGET (window));
+  texture = ui_test_render (GTK_WIDGET (window));
+  ui_test_save_local (texture, name);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Measures                                                                 */
+
+static gboolean
+bounds_in (GtkWidget       *widget,
+           GtkWidget       *target,
+           graphene_rect_t *bounds)
+{
+  return gtk_widget_get_mapped (widget) && gtk_widget_compute_bounds (widget, target, bounds);
+}
+
+static void
+collect_rows (GtkWidget *widget,
+              GPtrArray *rows)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (g_str_equal (gtk_widget_get_css_name (child), "row") && gtk_widget_get_visible (child))
+        g_ptr_array_add (rows, child);
+      else
+        collect_rows (child, rows);
+    }
+}
+
+/* The rows of a column view a person sees whole: below its header, inside
+ * its scrolled window. */
+static guint
+count_visible_rows (GtkColumnView *view)
+{
+  GtkWidget *scroller = gtk_widget_get_ancestor (GTK_WIDGET (view), GTK_TYPE_SCROLLED_WINDOW);
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+  double top = 0;
+  double bottom;
+  guint n = 0;
+
+  g_assert_nonnull (scroller);
+  if (!gtk_widget_get_mapped (GTK_WIDGET (view)))
+    return 0;
+  bottom = gtk_widget_get_height (scroller);
+
+  /* The header row stays on top of the list. */
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (view)); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (g_str_equal (gtk_widget_get_css_name (child), "header"))
+      {
+        graphene_rect_t header;
+
+        g_assert_true (bounds_in (child, scroller, &header));
+        top = header.origin.y + header.size.height;
+      }
+
+  collect_rows (GTK_WIDGET (view), rows);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      graphene_rect_t row;
+
+      if (bounds_in (g_ptr_array_index (rows, i), scroller, &row) && row.size.height > 0 &&
+          row.origin.y >= top - 0.5 && row.origin.y + row.size.height <= bottom + 0.5)
+        n++;
+    }
+
+  return n;
+}
+
+static GtkWidget *
+find_label_with_text (GtkWidget  *widget,
+                      const char *text)
+{
+  if (GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_label (GTK_LABEL (widget)), text) == 0)
+    return widget;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_label_with_text (child, text);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static GtkColumnView *
+find_column_view (GtkWidget  *root,
+                  const char *name)
+{
+  GtkWidget *widget = viewer_test_find (root, name);
+
+  g_assert_true (GTK_IS_COLUMN_VIEW (widget));
+  return GTK_COLUMN_VIEW (widget);
+}
+
+/* How tall the part of @widget inside its scrolled window is. */
+static double
+visible_height (GtkWidget *widget)
+{
+  GtkWidget *scroller = gtk_widget_get_ancestor (widget, GTK_TYPE_SCROLLED_WINDOW);
+  GtkWidget *clip = scroller != NULL ? scroller : widget;
+
+  return gtk_widget_get_mapped (widget) ? gtk_widget_get_height (clip) : 0;
+}
+
+/* The flame graph's roots (its bottom row, flames going up) lie inside the
+ * part of it its scrolled window shows. */
+static gboolean
+root_row_on_screen (SmprofFlameGraph *graph)
+{
+  GtkWidget *scroller = gtk_widget_get_ancestor (GTK_WIDGET (graph), GTK_TYPE_SCROLLED_WINDOW);
+  graphene_rect_t bounds;
+  double root_top, root_bottom;
+
+  g_assert_nonnull (scroller);
+  g_assert_true (bounds_in (GTK_WIDGET (graph), scroller, &bounds));
+  root_bottom = bounds.origin.y + bounds.size.height;
+  root_top = root_bottom - SMPROF_FLAME_GRAPH_ROW_HEIGHT;
+  g_test_message ("flame graph %.0f px tall, its root row at %.0f–%.0f in a %d px view",
+                  bounds.size.height, root_top, root_bottom, gtk_widget_get_height (scroller));
+
+  return root_top >= -0.5 && root_bottom <= gtk_widget_get_height (scroller) + 0.5;
+}
+
+/* The page is never wider than its window. */
+static void
+check_width (SmvWindow     *window,
+             SmprofJobPage *page)
+{
+  graphene_rect_t bounds;
+  int min_width = 0;
+
+  g_assert_true (bounds_in (GTK_WIDGET (page), GTK_WIDGET (window), &bounds));
+  gtk_widget_measure (GTK_WIDGET (page), GTK_ORIENTATION_HORIZONTAL, -1, &min_width, NULL, NULL, NULL);
+  g_test_message ("page: %.0f px wide at x %.0f, minimum %d, in a %d px window", bounds.size.width,
+                  bounds.origin.x, min_width, gtk_widget_get_width (GTK_WIDGET (window)));
+  g_assert_cmpfloat (bounds.origin.x + bounds.size.width, <=, gtk_widget_get_width (GTK_WIDGET (window)));
+  g_assert_cmpint (min_width, <=, gtk_widget_get_width (GTK_WIDGET (window)));
+}
+
+/* ------------------------------------------------------------------------ */
+/* Functions                                                                */
+
+static guint
+function_rows (SmprofJobPage *page)
+{
+  return count_visible_rows (find_column_view (GTK_WIDGET (page->function_table), "function-list"));
+}
+
+static gboolean
+callers_shown (SmprofJobPage *page)
+{
+  GtkWidget *callers = viewer_test_find (GTK_WIDGET (page->function_table), "callers-list");
+
+  return callers != NULL && gtk_widget_get_mapped (callers) && visible_height (callers) > 0;
+}
+
+static void
+select_first_function (SmprofJobPage *page)
+{
+  GtkColumnView *view = find_column_view (GTK_WIDGET (page->function_table), "function-list");
+  GtkSelectionModel *model = gtk_column_view_get_model (view);
+
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), >, 0);
+  gtk_selection_model_select_item (model, 0, TRUE);
+  ui_test_settle ();
+}
+
+/* At 1280x800, the default size: at least 15 rows of functions, Callers
+ * and Callees only once a function is chosen (and gone again when closed),
+ * and more rows at 1920x1080. */
+static void
+test_functions (void)
+{
+  SmprofJobPage *page;
+  SmvWindow *window;
+  guint rows_small, rows_large;
+
+  VIEWER_TEST_REQUIRE_DISPLAY ();
+
+  window = open_job ("pt-cprofile", 1280, 800, &page);
+  page_test_press_shortcut (GTK_WIDGET (page), "<Control>1");
+  ui_test_settle ();
+  check_width (window, page);
+
+  rows_small = function_rows (page);
+  g_test_message ("1280x800: %u function rows visible", rows_small);
+  save (window, "layout-functions-1280x800.png");
+  g_assert_cmpuint (rows_small, >=, 15);
+  g_assert_false (callers_shown (page));
+
+  select_first_function (page);
+  g_assert_true (callers_shown (page));
+  g_test_message ("1280x800, a function chosen: %u function rows visible", function_rows (page));
+  save (window, "layout-functions-callers-1280x800.png");
+  g_assert_cmpuint (function_rows (page), >=, 8);
+
+  /* Closing the panel gives the rows back. */
+  gtk_widget_activate_action (GTK_WIDGET (page->function_table), "function-table.hide-related", NULL);
+  ui_test_settle ();
+  g_assert_false (callers_shown (page));
+  g_assert_cmpuint (function_rows (page), ==, rows_small);
+  close_window (window);
+
+  window = open_job ("pt-cprofile", 1920, 1080, &page);
+  page_test_press_shortcut (GTK_WIDGET (page), "<Control>1");
+  ui_test_settle ();
+  rows_large = function_rows (page);
+  g_test_message ("1920x1080: %u function rows visible", rows_large);
+  save (window, "layout-functions-1920x1080.png");
+  g_assert_cmpuint (rows_large, >, rows_small + 8);
+  close_window (window);
+}
+
+/* The Per Step columns at 1280 px: the table scrolls sideways inside the
+ * page; the page stays as wide as the window. */
+static void
+test_per_step_width (void)
+{
+  SmprofJobPage *page;
+  SmvWindow *window;
+
+  VIEWER_TEST_REQUIRE_DISPLAY ();
+
+  window = open_job ("pt-cprofile", 1280, 800, &page);
+  page_test_press_shortcut (GTK_WIDGET (page), "<Control>1");
+  smprof_function_table_set_show_step_columns (page->function_table, TRUE);
+  ui_test_settle ();
+  save (window, "layout-per-step-1280x800.png");
+  check_width (window, page);
+  g_assert_cmpuint (function_rows (page), >=, 15);
+
+  /* The functions' names stay in view; the numbers scroll sideways. */
+  {
+    GtkColumnView *view = find_column_view (GTK_WIDGET (page->function_table), "function-list");
+    GtkWidget *scroller = gtk_widget_get_ancestor (GTK_WIDGET (view), GTK_TYPE_SCROLLED_WINDOW);
+    GtkWidget *title = find_label_with_text (GTK_WIDGET (view), "filename:lineno(function)");
+    graphene_rect_t bounds;
+
+    g_assert_nonnull (title);
+    g_assert_true (bounds_in (title, scroller, &bounds));
+    g_test_message ("the function column's title at x %.0f–%.0f of a %d px table", bounds.origin.x,
+                    bounds.origin.x + bounds.size.width, gtk_widget_get_width (scroller));
+    g_assert_cmpfloat (bounds.origin.x, >=, 0);
+    g_assert_cmpfloat (bounds.origin.x + bounds.size.width, <=, gtk_widget_get_width (scroller));
+  }
+  close_window (window);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Flame graphs and the comparison                                          */
+
+static gboolean
+has_diff (gpointer data)
+{
+  SmprofJobPage *page = data;
+
+  return smprof_session_get_diff (page->session) != NULL &&
+         smprof_compare_view_get_diff (SMPROF_COMPARE_VIEW (_smprof_job_page_get_compare_view (page))) != NULL;
+}
+
+/* The flame graph's roots on screen in a short view (1280x800), and the
+ * Compare view: its table gets at least half its height, the differential
+ * graph's roots on screen, at both sizes. */
+static void
+test_flame_graphs_and_compare (gconstpointer data)
+{
+  const int *size = data;
+  SmprofJobPage *page;
+  SmvWindow *window;
+  SmprofCompareView *compare;
+  GtkWidget *table;
+  double table_height, compare_height;
+  guint diff_rows;
+  g_autofree char *flame_name = g_strdup_printf ("layout-flame-graph-%dx%d.png", size[0], size[1]);
+  g_autofree char *compare_name = g_strdup_printf ("layout-compare-%dx%d.png", size[0], size[1]);
+
+  VIEWER_TEST_REQUIRE_DISPLAY ();
+
+  window = open_job ("pt-cprofile", size[0], size[1], &page);
+  page_test_press_shortcut (GTK_WIDGET (page), "<Control>3");
+  ui_test_settle ();
+  save (window, flame_name);
+  g_assert_true (root_row_on_screen (smprof_flame_graph_view_get_flame_graph (page->flame_graph_view)));
+
+  /* A short view: the timeline's pane dragged down to leave the graph a
+   * few rows. The roots stay in view; scrolled away and back, they come. */
+  {
+    SmprofFlameGraph *graph = smprof_flame_graph_view_get_flame_graph (page->flame_graph_view);
+    GtkWidget *scroller = gtk_widget_get_ancestor (GTK_WIDGET (graph), GTK_TYPE_SCROLLED_WINDOW);
+    GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+    int short_position = gtk_widget_get_height (GTK_WIDGET (page->timeline_paned)) - 230;
+
+    gtk_paned_set_position (page->timeline_paned, short_position);
+    ui_test_settle ();
+    g_assert_cmpint (gtk_widget_get_height (scroller), <, gtk_widget_get_height (GTK_WIDGET (graph)));
+    g_assert_true (root_row_on_screen (graph));
+    gtk_adjustment_set_value (adjustment, gtk_adjustment_get_lower (adjustment));
+    ui_test_settle ();
+    g_assert_false (root_row_on_screen (graph));
+    gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment));
+    ui_test_settle ();
+    g_assert_true (root_row_on_screen (graph));
+    smprof_paned_memory_forget ("timeline-height");
+    smprof_paned_memory_update (page->timeline_paned);
+    ui_test_settle ();
+  }
+
+  /* Steps 0–4 against 5–9 */
+  smprof_job_page_set_step_range (page, 0, 4);
+  g_assert_true (viewer_test_wait (page_ready, page, 60000));
+  g_assert_true (smprof_session_compare_current (page->session));
+  smprof_job_page_set_step_range (page, 5, 9);
+  g_assert_true (viewer_test_wait (has_diff, page, 60000));
+  ui_test_settle ();
+  compare = SMPROF_COMPARE_VIEW (_smprof_job_page_get_compare_view (page));
+  g_assert_true (gtk_stack_get_visible_child (page->views_stack) == GTK_WIDGET (compare));
+  save (window, compare_name);
+  check_width (window, page);
+
+  table = GTK_WIDGET (smprof_compare_view_get_table (compare));
+  table_height = gtk_widget_get_height (table);
+  compare_height = gtk_widget_get_height (GTK_WIDGET (compare));
+  g_test_message ("%dx%d: diff table %.0f px of the Compare view's %.0f", size[0], size[1], table_height,
+                  compare_height);
+  g_assert_cmpfloat (table_height, >=, compare_height / 2);
+  diff_rows = count_visible_rows (find_column_view (table, "diff-list"));
+  g_test_message ("%dx%d: %u rows of the diff table visible", size[0], size[1], diff_rows);
+  g_assert_cmpuint (diff_rows, >=, size[1] >= 1000 ? 9u : 4u);
+  g_assert_true (root_row_on_screen (smprof_compare_view_get_flame_graph (compare)));
+
+  close_window (window);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The timeline of many nodes                                               */
+
+/* Node rows of the timeline a person sees whole, without scrolling. */
+static guint
+timeline_rows_visible (SmprofTimeline *timeline)
+{
+  double top = timeline->vscroll;
+  double bottom = top + _smprof_timeline_rows_height (timeline);
+  guint n = 0;
+
+  for (guint i = 0; i < timeline->rows->len; i++)
+    {
+      const SmprofTimelineRow *row = _smprof_timeline_get_row (timeline, i);
+
+      if (row->y >= top - 0.5 && row->y + row->height <= bottom + 0.5)
+        n++;
+    }
+
+  return n;
+}
+
+/* 64 nodes at 1920x1080: at least 40 node rows in view as the page opens;
+ * two nodes at 1280x800: both rows, whole. */
+static void
+test_timeline_rows (void)
+{
+  g_autofree char *path = core_test_make_nodes_job ("tf-cprofile", 64);
+  g_autofree char *tmp = g_path_get_dirname (path);
+  SmprofJobPage *page;
+  SmvWindow *window;
+  guint visible;
+
+  VIEWER_TEST_REQUIRE_DISPLAY ();
+
+  window = open_job_at (path, 1920, 1080, &page);
+  g_assert_cmpuint (page->timeline->rows->len, ==, 64);
+  visible = timeline_rows_visible (page->timeline);
+  g_test_message ("64 nodes at 1920x1080: %u node rows visible", visible);
+  save (window, "layout-timeline-64-1920x1080.png");
+  g_assert_cmpuint (visible, >=, 40);
+  check_width (window, page);
+  close_window (window);
+  core_test_remove_tree (tmp);
+
+  window = open_job ("pt-cprofile", 1280, 800, &page);
+  g_assert_cmpuint (timeline_rows_visible (page->timeline), ==, 2);
+  close_window (window);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  static const int small[] = { 1280, 800 };
+  static const int large[] = { 1920, 1080 };
+  const char * const no_dirs[] = { NULL };
+  int status;
+
+  viewer_test_init (&argc, &argv);
+
+  /* The plugin's data source, linked in: what g_io_module_load() registers. */
+  smv_data_source_ensure_extension_point ();
+  g_io_extension_point_implement (SMV_DATA_SOURCE_EXTENSION_POINT_NAME, SMPROF_TYPE_SAGEMAKER_SOURCE,
+                                  "sagemaker", 10);
+  registry = smv_source_registry_new (no_dirs);
+
+  g_test_add_func ("/layout/functions", test_functions);
+  g_test_add_func ("/layout/per-step-width", test_per_step_width);
+  g_test_add_data_func ("/layout/flame-graphs-and-compare/1280x800", small, test_flame_graphs_and_compare);
+  g_test_add_data_func ("/layout/flame-graphs-and-compare/1920x1080", large, test_flame_graphs_and_compare);
+  g_test_add_func ("/layout/timeline-rows", test_timeline_rows);
+
+  status = g_test_run ();
+  g_clear_object (&registry);
+
+  return status;
+}
