@@ -6,7 +6,7 @@
  *
  * glib-mkenums registers the core's and the exports' enums; their nicks are
  * the names the command line, the settings schema and .ui files use. Checked
- * here: the nicks are the names the string functions give, the viewer's
+ * here: the nicks are the names the string functions give, the plugin's
  * colour-scheme enum is the palette's, and widgets built from .ui text take
  * enum properties by name.
  */
@@ -23,7 +23,7 @@
 #include "smprof-ui.h"
 
 /* Where the viewer keeps the flame graphs' colour scheme. */
-#define SCHEMA_ID        "io.github.smprof.Viewer"
+#define SCHEMA_ID        "io.github.smprof.Viewer.Plugin.SageMaker"
 #define COLOR_SCHEME_KEY "flame-graph-color-scheme"
 
 typedef const char *(*ToString) (int value);
