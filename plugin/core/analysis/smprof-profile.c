@@ -88,50 +88,15 @@ build_rows_from_tree (SmprofProfile *self)
     }
 }
 
-/* Each interval's tree is estimated from its own call graph and the trees are
- * merged: the frames running when an interval's profiler started differ from
- * interval to interval, and in a merged graph they could no longer be told
- * apart from ordinary calls. */
-static SmprofCallTree *
-build_estimated_tree (SmprofJob *job,
-                      GPtrArray *records)
-{
-  SmprofFunctionKeys *table = smprof_job_get_function_keys (job);
-  SmprofCallTree     *tree = smprof_call_tree_new (table);
-
-  for (guint i = 0; i < records->len; i++)
-    {
-      const SmprofRecord *record = g_ptr_array_index (records, i);
-      g_autoptr(SmprofCprofileProfile) one = NULL;
-      g_autoptr(SmprofCallTree) part = NULL;
-
-      if (record->pstats == NULL)
-        continue;
-
-      one = smprof_cprofile_profile_new (table);
-      smprof_cprofile_profile_add (one, record->pstats);
-      part = smprof_call_tree_new_estimated (one);
-      smprof_call_tree_merge (tree, part);
-    }
-
-  smprof_call_tree_sort (tree);
-
-  return tree;
-}
-
-/* Takes @cprofile: the function rows come from it, the tree from the records
- * one by one (@per_interval) or, where that would cost time in proportion to
- * the number of records (the range index's interactive sums), from the merged
- * graph, a coarser estimate. */
+/* Takes @cprofile: the function rows and the estimated tree come from it
+ * alone, so the tree of a selection is the same however its stats were summed
+ * (record by record here, by the range index's prefix sums in the viewer). */
 static void
 finish_cprofile (SmprofProfile         *self,
-                 SmprofCprofileProfile *cprofile,
-                 gboolean               per_interval)
+                 SmprofCprofileProfile *cprofile)
 {
   self->cprofile = cprofile;
-  self->tree = per_interval
-               ? build_estimated_tree (self->job, self->records)
-               : smprof_call_tree_new_estimated (cprofile);
+  self->tree = smprof_call_tree_new_estimated (cprofile);
   self->total_time = smprof_cprofile_profile_get_total_tt (self->cprofile);
 
   for (guint i = 0; i < smprof_cprofile_profile_get_n_entries (self->cprofile); i++)
@@ -186,7 +151,7 @@ smprof_profile_new (SmprofJob          *job,
   self->records = smprof_aggregate_loaded (records);
 
   if (profiler == SMPROF_PROFILER_CPROFILE)
-    finish_cprofile (self, smprof_aggregate_cprofile (job, self->records), TRUE);
+    finish_cprofile (self, smprof_aggregate_cprofile (job, self->records));
   else
     finish_pyinstrument (self, smprof_aggregate_pyinstrument (job, self->records));
 
@@ -227,7 +192,7 @@ _smprof_profile_new_summed (SmprofJob             *job,
   self->records = records;
 
   if (profiler == SMPROF_PROFILER_CPROFILE)
-    finish_cprofile (self, cprofile, FALSE);
+    finish_cprofile (self, cprofile);
   else
     finish_pyinstrument (self, tree);
 

@@ -188,88 +188,16 @@ smprof_export_dup_frame_label (SmprofFunctionKeys *table,
                           smprof_function_keys_get_line (table, func));
 }
 
-/* A frame's weight: its self time for a sampled tree. An estimated cProfile
- * tree has frames' times but not their self times, and its root frames can
- * overlap (every frame already running when an interval's profiler started is
- * a root), so there each function's tottime, which cProfile measured, is split
- * among its frames in proportion to their estimated time. The weights then add
- * up to the profile's total time and, per function, to its tottime. */
-typedef struct
-{
-  guint32 func;
-  double  tottime;
-} Orphan;
-
-static double *
-dup_frame_weights (SmprofProfile *profile,
-                   GArray        *orphans)
-{
-  SmprofCallTree *tree = smprof_profile_get_call_tree (profile);
-  SmprofCprofileProfile *stats = smprof_profile_get_cprofile (profile);
-  guint n_nodes = smprof_call_tree_get_n_nodes (tree);
-  guint n_funcs = smprof_function_keys_get_size (smprof_call_tree_get_table (tree));
-  double *weights = g_new0 (double, n_nodes);
-  g_autofree double *tottime = NULL;    /* per function id */
-  g_autofree double *in_tree = NULL;    /* per function id: its frames' time */
-
-  if (stats == NULL)
-    {
-      for (guint32 i = 1; i < n_nodes; i++)
-        weights[i] = smprof_call_tree_get_node (tree, i)->self;
-      return weights;
-    }
-
-  tottime = g_new0 (double, n_funcs);
-  in_tree = g_new0 (double, n_funcs);
-
-  for (guint i = 0; i < smprof_cprofile_profile_get_n_entries (stats); i++)
-    {
-      const SmprofProfileEntry *entry = smprof_cprofile_profile_get_entry (stats, i);
-
-      tottime[entry->func] += entry->tt;
-    }
-
-  for (guint32 i = 1; i < n_nodes; i++)
-    {
-      const SmprofCallTreeNode *node = smprof_call_tree_get_node (tree, i);
-
-      in_tree[node->func] += MAX (node->total, 0.0);
-    }
-
-  for (guint32 i = 1; i < n_nodes; i++)
-    {
-      const SmprofCallTreeNode *node = smprof_call_tree_get_node (tree, i);
-
-      if (in_tree[node->func] > 0)
-        weights[i] = tottime[node->func] * MAX (node->total, 0.0) / in_tree[node->func];
-    }
-
-  for (guint i = 0; i < smprof_cprofile_profile_get_n_entries (stats); i++)
-    {
-      const SmprofProfileEntry *entry = smprof_cprofile_profile_get_entry (stats, i);
-
-      /* A function the tree never reaches (too little time, or beyond the
-       * tree's bounds) still counts, as a stack of its own. */
-      if (!(in_tree[entry->func] > 0) && entry->tt != 0)
-        {
-          Orphan orphan = { entry->func, entry->tt };
-
-          g_array_append_val (orphans, orphan);
-        }
-    }
-
-  return weights;
-}
-
 /**
  * smprof_export_walk_stacks:
  * @profile: a profile
- * @func: (scope call): called for every frame, parents first, then for each
- *   function the tree does not reach, as a stack of its own
+ * @func: (scope call): called for every frame, parents first
  * @user_data: for @func
  *
- * Gives every stack of @profile's call tree with its weight (see
- * dup_frame_weights()). Iterative, so a deep tree cannot overflow the stack.
+ * Gives every stack of @profile's call tree with its frame's self time, the
+ * tree every view draws: the weights sum to the root frames' time, which is
+ * the profile's total time. Iterative, so a deep tree cannot overflow the
+ * stack.
  *
  * Returns: %FALSE when @func stopped the walk
  */
@@ -280,8 +208,6 @@ smprof_export_walk_stacks (SmprofProfile   *profile,
 {
   SmprofCallTree *tree = smprof_profile_get_call_tree (profile);
   g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_autoptr(GArray) orphans = g_array_new (FALSE, FALSE, sizeof (Orphan));
-  g_autofree double *weights = dup_frame_weights (profile, orphans);
   guint32 current = smprof_call_tree_get_node (tree, SMPROF_CALL_TREE_ROOT)->first_child;
 
   while (current != SMPROF_CALL_TREE_NONE)
@@ -289,7 +215,7 @@ smprof_export_walk_stacks (SmprofProfile   *profile,
       const SmprofCallTreeNode *node = smprof_call_tree_get_node (tree, current);
 
       g_array_append_val (path, node->func);
-      if (!func ((const guint32 *) (gpointer) path->data, path->len, weights[current], user_data))
+      if (!func ((const guint32 *) (gpointer) path->data, path->len, node->self, user_data))
         return FALSE;
 
       if (node->first_child != SMPROF_CALL_TREE_NONE)
@@ -317,14 +243,6 @@ smprof_export_walk_stacks (SmprofProfile   *profile,
 
           node = smprof_call_tree_get_node (tree, node->parent);
         }
-    }
-
-  for (guint i = 0; i < orphans->len; i++)
-    {
-      const Orphan *orphan = &g_array_index (orphans, Orphan, i);
-
-      if (!func (&orphan->func, 1, orphan->tottime, user_data))
-        return FALSE;
     }
 
   return TRUE;
