@@ -33,7 +33,8 @@ static const SmprofCliHelpCommand commands[] = {
   { "list", N_("SOURCE [--profiler P] [--json]"),
     N_("Every profiled interval, with its node, start, end and duration."),
     N_("With --json, smdebug's twelve list_profile_stats columns per interval.") },
-  { "stats", N_("SOURCE [--profiler P] [--node NODES] SELECTION [--json] [--sort KEY] [--limit N]"),
+  { "stats", N_("SOURCE [--profiler P] [--node NODES] SELECTION [--json] [--sort KEY] [--limit N] "
+                "[TRANSFORMS] [--invert] [--tree]"),
     N_("The functions of a selection, as pstats prints them, or as JSON."),
     N_("The table is pstats' (ncalls tottime percall cumtime percall filename:lineno(function), "
        "ncalls as nc/cc for recursive functions), sorted by cumulative time and cut to 30 rows "
@@ -41,7 +42,7 @@ static const SmprofCliHelpCommand commands[] = {
        "call tree. --json keeps every function, in pstats' merged order unless --sort is "
        "given.") },
   { "export", N_("SOURCE [--profiler P] [--node NODES] SELECTION --format FORMAT -o FILE [--direction up|down] "
-                 "[--width PX] [--min-width PX] [--title T] [--colors SCHEME]"),
+                 "[--width PX] [--min-width PX] [--title T] [--colors SCHEME] [TRANSFORMS] [--invert]"),
     N_("One selection as a picture or for another tool."),
     N_("The stack formats and the pictures come from the selection's call tree: Pyinstrument's "
        "sampled tree merged over the intervals, or for cProfile a tree estimated from the call "
@@ -69,7 +70,8 @@ static const SmprofCliHelpCommand commands[] = {
        "or --a \"--step 5 --node 0-algo-1\" --b \"--step 5 --node 1-algo-2\". Functions are "
        "matched by file, line and name; a function of one side only has 0 on the other.") },
   { "report", N_("SOURCE [--profiler P] [--node NODES] SELECTION -o OUT [--html] "
-                 "[--compare-a SELECTION --compare-b SELECTION] [--normalize none|step|interval]"),
+                 "[--compare-a SELECTION --compare-b SELECTION] [--normalize none|step|interval] "
+                 "[TRANSFORMS]"),
     N_("Writes a report of the selection that a colleague can read and write again."),
     N_("A folder OUT holding README.md (job, nodes, selection, profiler, version and the "
        "command line that writes the same report, then the top functions, the outlier steps "
@@ -131,6 +133,11 @@ static const SmprofCliHelpOption stats_options[] = {
        "callers; for Pyinstrument the merged tree.") },
   { "--sort", N_("tottime|cumtime|ncalls|pcalls"), N_("Sort the functions by this column.") },
   { "--limit", N_("N"), N_("Print the first N functions only (N tree lines for Pyinstrument).") },
+  { "--invert", NULL,
+    N_("The bottom-up tree: the functions that spent time themselves at the roots, with their "
+       "self time, their callers below.") },
+  { "--tree", NULL,
+    N_("Add the call tree to --json (a tree member; cProfile's is estimated from the call graph).") },
   { NULL }
 };
 
@@ -150,6 +157,35 @@ static const SmprofCliHelpOption export_options[] = {
     N_("The flame graph's colours, as the viewer's setting names them: warm hues by package "
        "(default), one hue per file (module), or colours told apart with the common kinds of "
        "colour blindness (colorblind).") },
+  { "--invert", NULL,
+    N_("The bottom-up tree (svg, png, pdf, folded, speedscope and json): the functions that "
+       "spent time themselves at the roots, their callers below.") },
+  { NULL }
+};
+
+/* TRANSFORMS: FUNC is explained in the man page's TRANSFORMS section. */
+static const SmprofCliHelpOption transform_options[] = {
+  { "--merge", N_("FUNC"),
+    N_("Take FUNC out of every stack: its own time goes to its caller, and what it called to its "
+       "caller too. A root has no caller and keeps its own time.") },
+  { "--focus", N_("FUNC"),
+    N_("Keep only the stacks through FUNC, each from its outermost frame: FUNC is the one root, "
+       "all its calls merged; call counts are then unknown (null in JSON).") },
+  { "--focus-subtree", N_("PATH"),
+    N_("Keep only the frame PATH (functions from a root down, separated by ;) and what it "
+       "called, that frame as the root.") },
+  { "--collapse-recursion", NULL,
+    N_("Fold every function's frames inside one of its own into the outermost (Pyinstrument's "
+       "recursive trees; cProfile's estimated tree is folded already).") },
+  { "--collapse-recursion-of", N_("FUNC"), N_("The same for FUNC only.") },
+  { "--collapse", N_("FILE|PACKAGE"),
+    N_("Frames of one source file (its path, or a base name only one file has) or of one "
+       "package (the folder under site-packages or dist-packages, or the standard library's "
+       "module: torch, json) that call one another become one frame, [FILE] or [PACKAGE].") },
+  { "--hide-libraries", NULL,
+    N_("Fold the frames of the standard library, of site-packages and dist-packages and of "
+       "built-ins into their first user-code caller, as pyinstrument's renderer does; at the top "
+       "of a stack, into the outermost of them.") },
   { NULL }
 };
 
@@ -222,6 +258,8 @@ static const SmprofCliHelpGroup groups[] = {
   { N_("Options of nodes and list"), NODES | LIST, nodes_list_options },
   { N_("Options of stats"), STATS, stats_options },
   { N_("Options of export"), EXPORT, export_options },
+  { N_("TRANSFORMS (stats, export, report), applied in the order given"), STATS | EXPORT | REPORT,
+    transform_options },
   { N_("Options of steps"), STEPS, steps_options },
   { N_("Options of outliers"), OUTLIERS, outliers_options },
   { N_("Options of diff"), DIFF, diff_options },

@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 
+#include "smprof-cli-transforms.h"
 #include "smprof-cprofile-profile.h"
 #include "smprof-diff.h"
 #include "smprof-export.h"
@@ -65,6 +66,8 @@ typedef struct
   char                *compare[2];  /* --compare-a, --compare-b: one argument each, as diff's */
   SmprofDiffNormalize  normalize;   /* --normalize */
   gboolean             html;        /* --html */
+  /* stats, export, report: --merge, --focus, ..., --invert, --tree */
+  SmprofCliTransforms  transforms;
 } SmprofCliOptions;
 
 /* Reading the command line, one argument at a time (shared with diff). */

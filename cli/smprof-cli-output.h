@@ -13,6 +13,7 @@
 #include "smprof-call-tree.h"
 #include "smprof-cprofile-profile.h"
 #include "smprof-job.h"
+#include "smprof-profile.h"
 
 G_BEGIN_DECLS
 
@@ -30,7 +31,16 @@ void smprof_cli_print_tree      (FILE                  *stream,
                                  SmprofCallTree        *tree,
                                  const char * const    *node_ids,
                                  GPtrArray             *records,
+                                 const char            *reshaping,
+                                 gboolean               estimated,
                                  int                    limit);
+void smprof_cli_print_functions (FILE                  *stream,
+                                 SmprofProfile         *profile,
+                                 SmprofSortKey          sort,
+                                 int                    limit);
+void smprof_cli_print_profile_tree (FILE               *stream,
+                                    SmprofProfile      *profile,
+                                    int                 limit);
 
 gboolean smprof_cli_write_to_stdout (GMemoryOutputStream  *memory,
                                      GError              **error);

@@ -153,7 +153,8 @@ smprof_cli_report_run (SmprofJob          *job,
                        int                 argc,
                        char              **argv)
 {
-  g_autoptr(SmprofProfile) profile = smprof_profile_new (job, profiler, node_ids, loaded);
+  g_autoptr(SmprofProfile) aggregate = smprof_profile_new (job, profiler, node_ids, loaded);
+  g_autoptr(SmprofProfile) profile = NULL;
   g_autoptr(SmprofDiff) diff = NULL;
   g_autoptr(GFile) out = g_file_new_for_commandline_arg (options->output);
   g_autoptr(GError) error = NULL;
@@ -163,6 +164,13 @@ smprof_cli_report_run (SmprofJob          *job,
   g_autofree char *b_label = NULL;
   SmprofReportOptions report;
   int status = EXIT_OK;
+
+  profile = smprof_cli_transforms_apply (&options->transforms, aggregate, &error);
+  if (profile == NULL)
+    {
+      g_printerr ("smprof: %s\n", error->message);
+      return EXIT_USAGE;
+    }
 
   if (options->compare[0] != NULL)
     {

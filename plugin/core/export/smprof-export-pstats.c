@@ -299,7 +299,9 @@ tally (SampledTally *into,
  * not inside a frame of the same function, its time as its self time and its
  * cumulative time as the time of those outer frames, as the Functions table
  * sums them. A caller's figures are the same over the frames it called, where
- * a call is primitive unless the same caller → callee call runs above it. */
+ * a call is primitive unless the same caller → callee call runs above it.
+ * A reshaped cProfile profile (smprof_profile_new_transformed()) is written
+ * the same way from its reshaped tree, with the calls its table still knows. */
 static GArray *
 tally_sampled (SmprofProfile *profile)
 {
@@ -334,7 +336,9 @@ tally_sampled (SmprofProfile *profile)
       gpointer found;
       SampledTally *by_caller;
 
-      g_assert (row > 0);
+      /* The frame of time an estimate could not place is no function. */
+      if (row == 0)
+        continue;
       entry = &g_array_index (entries, SampledEntry, row - 1);
       tally (&entry->own, runs_above (tree, i, SMPROF_CALL_TREE_NONE, node->func), node->self, node->total);
 
@@ -342,6 +346,8 @@ tally_sampled (SmprofProfile *profile)
         continue;
 
       caller = smprof_call_tree_get_node (tree, node->parent)->func;
+      if (g_hash_table_lookup (row_of_func, GUINT_TO_POINTER (caller + 1)) == NULL)
+        continue;
       key = ((gint64) (row - 1) << 32) | caller;
       found = g_hash_table_lookup (caller_index, &key);
       if (found == NULL)
@@ -375,9 +381,14 @@ write_sampled (SmprofProfile  *profile,
   for (guint i = 0; i < entries->len; i++)
     {
       const SampledEntry *entry = &g_array_index (entries, SampledEntry, i);
+      const SmprofFunctionRow *row = smprof_profile_get_function (profile, i);
 
-      put_entry_head (out, table, entry->own.func, entry->own.outermost, entry->own.contexts,
-                      entry->own.self_time, entry->own.time);
+      /* A reshaped cProfile profile still knows a function's calls. */
+      if (row->ncalls >= 0)
+        put_entry_head (out, table, entry->own.func, row->pcalls, row->ncalls, entry->own.self_time, entry->own.time);
+      else
+        put_entry_head (out, table, entry->own.func, entry->own.outermost, entry->own.contexts,
+                        entry->own.self_time, entry->own.time);
       for (guint c = 0; c < entry->callers->len; c++)
         {
           const SampledTally *caller = &g_array_index (entry->callers, SampledTally, c);
@@ -401,8 +412,12 @@ smprof_export_write_pstats (SmprofProfile  *profile,
                             GCancellable   *cancellable,
                             GError        **error)
 {
-  SmprofCprofileProfile *stats = smprof_profile_get_cprofile (profile);
+  SmprofCprofileProfile *stats;
 
+  /* The function table and its callers do not depend on which way up the
+   * tree is read. */
+  profile = smprof_profile_get_upright (profile);
+  stats = smprof_profile_get_cprofile (profile);
   if (stats != NULL)
     return write_cprofile (stats, stream, cancellable, error);
 

@@ -253,7 +253,7 @@ smprof_export_walk_stacks (SmprofProfile   *profile,
  * @profile: a profile
  *
  * The same selection, one profile per node, for the formats that keep nodes
- * apart. A one-node profile is its own node profile.
+ * apart, reshaped as @profile is. A one-node profile is its own node profile.
  *
  * Returns: (transfer full) (element-type SmprofProfile): one profile per node
  *   that has records, in the order of the profile's node ids
@@ -285,9 +285,16 @@ smprof_export_dup_node_profiles (SmprofProfile *profile)
         }
 
       if (mine->len > 0)
-        g_ptr_array_add (profiles, smprof_profile_new (smprof_profile_get_job (profile),
-                                                       smprof_profile_get_profiler (profile),
-                                                       one, mine));
+        {
+          g_autoptr(SmprofProfile) aggregate = smprof_profile_new (smprof_profile_get_job (profile),
+                                                                   smprof_profile_get_profiler (profile),
+                                                                   one, mine);
+
+          /* Reshaped as the whole selection is. */
+          g_ptr_array_add (profiles, smprof_profile_new_transformed (aggregate,
+                                                                     smprof_profile_get_transforms (profile),
+                                                                     smprof_profile_is_inverted (profile)));
+        }
     }
 
   return profiles;
