@@ -755,8 +755,12 @@ run (Diff *diff)
       return EXIT_USAGE;
     }
 
-  diff->export.a_label = a_label;
-  diff->export.b_label = b_label;
+  /* A picture says a time range by its steps and modes, not by seconds since
+   * the epoch: the core does, given no words. */
+  diff->export.a_label = diff->format == FORMAT_SVG && smprof_cli_selection_is_time (
+                           &diff->sides[SMPROF_DIFF_A].parsed.selection) ? NULL : a_label;
+  diff->export.b_label = diff->format == FORMAT_SVG && smprof_cli_selection_is_time (
+                           &diff->sides[SMPROF_DIFF_B].parsed.selection) ? NULL : b_label;
 
   if (diff->format == FORMAT_TABLE && (diff->output == NULL || strcmp (diff->output, "-") == 0))
     print_table (stdout, diff, result);

@@ -273,6 +273,22 @@ smprof_cli_print_profile_tree (FILE          *stream,
                          limit);
 }
 
+/* Whether @selection is a time range, which pictures and reports say by the
+ * steps and modes it selected rather than by seconds since the epoch. */
+gboolean
+smprof_cli_selection_is_time (const SmprofSelection *selection)
+{
+  return selection->kind == SMPROF_SELECT_TIME || selection->kind == SMPROF_SELECT_OVERLAP;
+}
+
+/* The words pictures and reports give a selection: NULL for a time range,
+ * which they say by its intervals' steps (smprof_records_describe_steps()). */
+char *
+smprof_cli_dup_selection_words (const SmprofSelection *selection)
+{
+  return smprof_cli_selection_is_time (selection) ? NULL : smprof_selection_describe (selection);
+}
+
 /* Writes @text and frees it. Plural messages are formatted into a string
  * first: GCC 12 with the sanitizers takes ngettext() straight in fprintf()
  * for a null format. */

@@ -14,6 +14,7 @@
 #include "smprof-cprofile-profile.h"
 #include "smprof-job.h"
 #include "smprof-profile.h"
+#include "smprof-query.h"
 
 G_BEGIN_DECLS
 
@@ -41,6 +42,9 @@ void smprof_cli_print_functions (FILE                  *stream,
 void smprof_cli_print_profile_tree (FILE               *stream,
                                     SmprofProfile      *profile,
                                     int                 limit);
+
+gboolean smprof_cli_selection_is_time   (const SmprofSelection *selection);
+char    *smprof_cli_dup_selection_words (const SmprofSelection *selection);
 
 gboolean smprof_cli_write_to_stdout (GMemoryOutputStream  *memory,
                                      GError              **error);

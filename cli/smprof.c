@@ -519,7 +519,7 @@ run_export (Cli *cli)
   g_autoptr(SmprofProfile) aggregate = NULL;
   g_autoptr(SmprofProfile) profile = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *what = smprof_selection_describe (&options->selection);
+  g_autofree char *what = smprof_cli_dup_selection_words (&options->selection);
   int status;
 
   status = resolve_nodes (cli, records, &node_ids);

@@ -298,12 +298,10 @@ FRAME_LABEL = re.compile(r"^(.*) \((.*):-?[0-9]+\)$")
 
 def svg_name(frame):
     """A folded frame label as the SVG names the frame: 'name (file)', without
-    the line ('{built-in x}' is '<built-in x> (~)')."""
+    the line; built-ins keep their label ('{built-in x} (~)')."""
     m = FRAME_LABEL.match(frame)
     if m:
         return "%s (%s)" % (m.group(1), m.group(2))
-    if frame.startswith("{") and frame.endswith("}"):
-        return "<%s> (~)" % frame[1:-1]
     return "%s (~)" % frame
 
 

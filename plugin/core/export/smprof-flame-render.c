@@ -22,7 +22,8 @@
 #define FRAME_HEIGHT  15.0
 #define TITLE_Y       26.0
 #define SUBTITLE_Y    46.0
-#define NOTE_Y        63.0
+#define LINE_HEIGHT   16.0
+#define NOTE_GAP      17.0
 #define FOOTER        34.0
 /* The SVG cannot measure text before a browser lays it out, so its labels are
  * cut on an average glyph width (flamegraph.pl's 0.59 em, for Verdana). */
@@ -35,20 +36,97 @@ typedef struct
   double height;
   double frames_top;
   double frames_width;
+  double note_y;
+  double legend_top;
   guint  n_rows;
 } Geometry;
+
+/* The lines a heading takes in @max_width: its own lines, each wrapped
+ * between " · " parts where too wide. Widths are estimated (the SVG cannot
+ * measure), generously, so the PNG, the PDF and the SVG break alike; a wrapped
+ * line keeps its " · ", which says the next line goes on. */
+static char **
+split_lines (const char *text,
+             double      max_width)
+{
+  g_autoptr(GStrvBuilder) lines = g_strv_builder_new ();
+  g_auto(GStrv) paragraphs = NULL;
+  gsize fits = MAX (8, (gsize) (max_width / (TEXT_SIZE * 0.56)));
+
+  if (text == NULL)
+    return g_new0 (char *, 1);
+
+  paragraphs = g_strsplit (text, "\n", -1);
+  for (guint p = 0; paragraphs[p] != NULL; p++)
+    {
+      g_auto(GStrv) parts = g_strsplit (paragraphs[p], " · ", -1);
+      g_autoptr(GString) line = g_string_new (NULL);
+
+      for (guint i = 0; parts[i] != NULL; i++)
+        {
+          gsize have = g_utf8_strlen (line->str, -1);
+
+          if (have > 0 && have + 3 + g_utf8_strlen (parts[i], -1) > fits)
+            {
+              g_string_append (line, " · ");
+              g_strv_builder_add (lines, line->str);
+              g_string_truncate (line, 0);
+            }
+          else if (have > 0)
+            g_string_append (line, " · ");
+          g_string_append (line, parts[i]);
+        }
+      g_strv_builder_add (lines, line->str);
+    }
+
+  return g_strv_builder_end (lines);
+}
+
+static guint
+count_lines (const char *text,
+             double      max_width)
+{
+  g_auto(GStrv) lines = split_lines (text, max_width);
+
+  return text != NULL ? g_strv_length (lines) : 0;
+}
 
 static void
 compute_geometry (SmprofFlameLayout              *layout,
                   const SmprofFlameRenderOptions *options,
+                  const SmprofFlameLegend        *legend,
                   Geometry                       *geometry)
 {
+  guint n_subtitle, n_note;
+  double below;
+
   geometry->n_rows = smprof_flame_layout_get_depth (layout);
   geometry->width = MAX (options->width, 4 * PAD);
   geometry->frames_width = geometry->width - 2 * PAD;
-  geometry->frames_top = options->note != NULL ? NOTE_Y + 13 : SUBTITLE_Y + 14;
+  n_subtitle = count_lines (options->subtitle, geometry->frames_width);
+  n_note = count_lines (options->note, geometry->frames_width);
+  below = SUBTITLE_Y + (MAX (n_subtitle, 1) - 1) * LINE_HEIGHT;
+  geometry->note_y = below + NOTE_GAP;
+  if (n_note > 0)
+    below = geometry->note_y + (n_note - 1) * LINE_HEIGHT;
+  geometry->frames_top = below + 13;
   /* An empty profile still gets one row, for the message that says so. */
-  geometry->height = geometry->frames_top + MAX (geometry->n_rows, 1) * ROW_HEIGHT + FOOTER;
+  geometry->legend_top = geometry->frames_top + MAX (geometry->n_rows, 1) * ROW_HEIGHT + 6;
+  geometry->height = geometry->legend_top + smprof_flame_legend_get_height (legend, geometry->frames_width) + FOOTER;
+}
+
+/* The legend the picture shows: @options', or for the palette its groups
+ * (into @owned). */
+static const SmprofFlameLegend *
+picture_legend (SmprofFlameLayout               *layout,
+                const SmprofFlameRenderOptions  *options,
+                SmprofFlameLegend              **owned)
+{
+  if (options->legend != NULL || options->style != NULL)
+    return options->legend;
+
+  *owned = smprof_flame_legend_new_for_palette (layout, options->palette, options->dark);
+  return *owned;
 }
 
 static double
@@ -120,12 +198,13 @@ double
 smprof_flame_render_get_height (SmprofFlameLayout              *layout,
                                 const SmprofFlameRenderOptions *options)
 {
+  g_autoptr(SmprofFlameLegend) owned = NULL;
   Geometry geometry;
 
   g_return_val_if_fail (layout != NULL, 0);
   g_return_val_if_fail (options != NULL, 0);
 
-  compute_geometry (layout, options, &geometry);
+  compute_geometry (layout, options, picture_legend (layout, options, &owned), &geometry);
 
   return geometry.height;
 }
@@ -149,14 +228,26 @@ frame_color (SmprofFlameLayout              *layout,
   return dashed;
 }
 
-static const char *
-frame_label (SmprofFlameLayout     *layout,
-             const SmprofFlameRect *rect)
+/* A frame's name as the app spells it: a built-in as pstats labels it,
+ * {built-in method time.sleep}, else the function's name. */
+static char *
+dup_frame_name (SmprofFunctionKeys *table,
+                guint32             func)
+{
+  if (strcmp (smprof_function_keys_get_file (table, func), "~") == 0 &&
+      smprof_function_keys_get_line (table, func) == 0)
+    return smprof_function_keys_dup_label (table, func);
+
+  return g_strdup (smprof_function_keys_get_name (table, func));
+}
+
+static char *
+dup_frame_label (SmprofFlameLayout     *layout,
+                 const SmprofFlameRect *rect)
 {
   SmprofCallTree *tree = smprof_flame_layout_get_tree (layout);
 
-  return smprof_function_keys_get_name (smprof_call_tree_get_table (tree),
-                                        smprof_call_tree_get_node (tree, rect->node)->func);
+  return dup_frame_name (smprof_call_tree_get_table (tree), smprof_call_tree_get_node (tree, rect->node)->func);
 }
 
 /* ------------------------------------------------------------------ cairo */
@@ -196,6 +287,27 @@ fit_text_cairo (cairo_t    *cr,
   return g_strdup_printf ("%.*s..", (int) (g_utf8_offset_to_pointer (text, lo) - text), text);
 }
 
+static void show_line (cairo_t    *cr,
+                       const char *text,
+                       double      x,
+                       double      y,
+                       double      max_width,
+                       gboolean    centered);
+
+/* Each line of @text, @spacing apart. */
+static void
+show_lines (cairo_t    *cr,
+            const char *text,
+            double      x,
+            double      y,
+            double      max_width)
+{
+  g_auto(GStrv) lines = split_lines (text, max_width);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    show_line (cr, lines[i], x, y + i * LINE_HEIGHT, max_width, TRUE);
+}
+
 static void
 show_line (cairo_t    *cr,
            const char *text,
@@ -231,6 +343,8 @@ smprof_flame_render (SmprofFlameLayout              *layout,
                      const SmprofFlameRenderOptions *options,
                      cairo_t                        *cr)
 {
+  g_autoptr(SmprofFlameLegend) owned = NULL;
+  const SmprofFlameLegend *legend;
   Geometry geometry;
   double rgb[3], text_rgb[3];
   guint n_rects;
@@ -240,7 +354,8 @@ smprof_flame_render (SmprofFlameLayout              *layout,
   g_return_if_fail (cr != NULL);
 
   n_rects = smprof_flame_layout_get_n_rects (layout);
-  compute_geometry (layout, options, &geometry);
+  legend = picture_legend (layout, options, &owned);
+  compute_geometry (layout, options, legend, &geometry);
 
   cairo_save (cr);
 
@@ -259,14 +374,14 @@ smprof_flame_render (SmprofFlameLayout              *layout,
   cairo_select_font_face (cr, FONT_FAMILY, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
   cairo_set_font_size (cr, TEXT_SIZE);
   if (options->subtitle != NULL)
-    show_line (cr, options->subtitle, geometry.width / 2, SUBTITLE_Y, geometry.frames_width, TRUE);
+    show_lines (cr, options->subtitle, geometry.width / 2, SUBTITLE_Y, geometry.frames_width);
 
   if (options->note != NULL)
     {
       note_color (options->dark, rgb);
       cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
       cairo_select_font_face (cr, FONT_FAMILY, CAIRO_FONT_SLANT_ITALIC, CAIRO_FONT_WEIGHT_NORMAL);
-      show_line (cr, options->note, geometry.width / 2, NOTE_Y, geometry.frames_width, TRUE);
+      show_lines (cr, options->note, geometry.width / 2, geometry.note_y, geometry.frames_width);
     }
 
   if (n_rects == 0)
@@ -318,12 +433,19 @@ smprof_flame_render (SmprofFlameLayout              *layout,
       if (w < 3 * CHAR_WIDTH)
         continue;
 
-      cairo_save (cr);
-      cairo_rectangle (cr, x, y, w, FRAME_HEIGHT);
-      cairo_clip (cr);
-      show_line (cr, frame_label (layout, rect), x + 3, y + FRAME_HEIGHT - 4, w - 6, FALSE);
-      cairo_restore (cr);
+      {
+        g_autofree char *label = dup_frame_label (layout, rect);
+
+        cairo_save (cr);
+        cairo_rectangle (cr, x, y, w, FRAME_HEIGHT);
+        cairo_clip (cr);
+        show_line (cr, label, x + 3, y + FRAME_HEIGHT - 4, w - 6, FALSE);
+        cairo_restore (cr);
+      }
     }
+
+  heading_color (options->dark, rgb);
+  smprof_flame_legend_draw (legend, cr, PAD, geometry.legend_top, geometry.frames_width, rgb);
 
   cairo_restore (cr);
 }
@@ -571,6 +693,35 @@ append_text_line (GString    *out,
   g_string_append (out, "</text>\n");
 }
 
+/* A text of one line, or of several, one tspan each, under one id. */
+static void
+append_text_lines (GString    *out,
+                   const char *id,
+                   double      x,
+                   double      y,
+                   double      max_width,
+                   const char *text)
+{
+  g_auto(GStrv) lines = split_lines (text, max_width);
+  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (g_strv_length (lines) == 1)
+    {
+      append_text_line (out, id, NULL, x, y, "middle", lines[0], FALSE);
+      return;
+    }
+
+  g_string_append_printf (out, "<text id=\"%s\" text-anchor=\"middle\">", id);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_string_append_printf (out, "<tspan x=\"%s\"", g_ascii_formatd (buffer, sizeof buffer, "%.2f", x));
+      g_string_append_printf (out, " y=\"%s\">", g_ascii_formatd (buffer, sizeof buffer, "%.2f", y + i * LINE_HEIGHT));
+      append_escaped (out, lines[i]);
+      g_string_append (out, "</tspan>");
+    }
+  g_string_append (out, "</text>\n");
+}
+
 /**
  * smprof_flame_render_svg:
  * @layout: the frames
@@ -594,6 +745,8 @@ smprof_flame_render_svg (SmprofFlameLayout              *layout,
                          GError                        **error)
 {
   g_autoptr(GString) out = g_string_new (NULL);
+  g_autoptr(SmprofFlameLegend) owned = NULL;
+  const SmprofFlameLegend *legend;
   SmprofCallTree *tree;
   SmprofFunctionKeys *table;
   Geometry geometry;
@@ -609,7 +762,8 @@ smprof_flame_render_svg (SmprofFlameLayout              *layout,
   table = smprof_call_tree_get_table (tree);
   total = smprof_flame_layout_get_total (layout);
   n_rects = smprof_flame_layout_get_n_rects (layout);
-  compute_geometry (layout, options, &geometry);
+  legend = picture_legend (layout, options, &owned);
+  compute_geometry (layout, options, legend, &geometry);
 
   g_string_append (out, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n");
   g_string_append (out, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"");
@@ -659,9 +813,9 @@ smprof_flame_render_svg (SmprofFlameLayout              *layout,
 
   append_text_line (out, "title", NULL, geometry.width / 2, TITLE_Y, "middle", options->title ? options->title : "", FALSE);
   if (options->subtitle != NULL)
-    append_text_line (out, "subtitle", NULL, geometry.width / 2, SUBTITLE_Y, "middle", options->subtitle, FALSE);
+    append_text_lines (out, "subtitle", geometry.width / 2, SUBTITLE_Y, geometry.frames_width, options->subtitle);
   if (options->note != NULL)
-    append_text_line (out, "note", NULL, geometry.width / 2, NOTE_Y, "middle", options->note, FALSE);
+    append_text_lines (out, "note", geometry.width / 2, geometry.note_y, geometry.frames_width, options->note);
   /* The buttons the script shows only when they can do something start hidden. */
   append_text_line (out, "reset", "button", PAD, TITLE_Y, "start", _("Reset zoom"), TRUE);
   append_text_line (out, "search", "button", geometry.width - PAD, TITLE_Y, "end", _("Search"), FALSE);
@@ -678,7 +832,7 @@ smprof_flame_render_svg (SmprofFlameLayout              *layout,
     {
       const SmprofFlameRect *rect = smprof_flame_layout_get_rect (layout, i);
       const SmprofCallTreeNode *node = smprof_call_tree_get_node (tree, rect->node);
-      const char *name = smprof_function_keys_get_name (table, node->func);
+      g_autofree char *name = dup_frame_name (table, node->func);
       const char *file = smprof_function_keys_get_file (table, node->func);
       double x = PAD + rect->x * geometry.frames_width;
       double w = rect->width * geometry.frames_width;
@@ -742,7 +896,9 @@ smprof_flame_render_svg (SmprofFlameLayout              *layout,
       if (!flush_if_big (stream, out, FALSE, cancellable, error))
         return FALSE;
     }
-  g_string_append (out, "</g>\n</svg>\n");
+  g_string_append (out, "</g>\n");
+  smprof_flame_legend_append_svg (legend, out, PAD, geometry.legend_top, geometry.frames_width);
+  g_string_append (out, "</svg>\n");
 
   return flush_if_big (stream, out, TRUE, cancellable, error);
 }

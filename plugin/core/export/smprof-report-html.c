@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "smprof-query.h"
 #include "smprof-report-private.h"
 
 /* The page reads without a script and without another file: the SVGs are
@@ -156,8 +157,10 @@ append_facts (GString             *out,
   g_autofree char *timer = smprof_report_dup_timer_note (profile);
   guint n_records = smprof_profile_get_records (profile)->len;
   g_autofree char *intervals = g_strdup_printf (ngettext ("%u interval", "%u intervals", n_records), n_records);
+  g_autofree char *steps = smprof_records_describe_steps (smprof_profile_get_records (profile));
+  g_autofree char *reshaping = smprof_export_dup_reshaping (profile);
   g_autofree char *selection = g_strdup_printf ("%s · %s", content->options->selection != NULL
-                                                ? content->options->selection : _("(not named)"), intervals);
+                                                ? content->options->selection : steps, intervals);
   g_autofree char *total = g_strdup_printf ("%.6f s", smprof_profile_get_total_time (profile));
 
   g_string_append (out, "<dl>\n");
@@ -165,6 +168,9 @@ append_facts (GString             *out,
   append_fact (out, _("Profiler:"), smprof_profiler_to_string (smprof_profile_get_profiler (profile)), FALSE);
   append_fact (out, _("Nodes:"), nodes, FALSE);
   append_fact (out, _("Selection:"), selection, FALSE);
+  append_fact (out, _("Steps:"), steps, FALSE);
+  if (reshaping != NULL)
+    append_fact (out, _("Call tree reshaped:"), reshaping, FALSE);
   append_fact (out, _("Total time:"), total, FALSE);
   append_fact (out, _("Timer:"), timer, FALSE);
   if (smprof_profile_is_estimated (profile))

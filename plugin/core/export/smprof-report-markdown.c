@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "smprof-query.h"
 #include "smprof-report-private.h"
 
 /* A code span in a table cell: no backtick can end it early and no pipe can
@@ -53,6 +54,8 @@ append_facts (GString             *out,
   const char * const *node_ids = smprof_profile_get_node_ids (profile);
   g_autofree char *nodes = g_strjoinv (", ", (char **) node_ids);
   g_autofree char *timer = smprof_report_dup_timer_note (profile);
+  g_autofree char *steps = smprof_records_describe_steps (smprof_profile_get_records (profile));
+  g_autofree char *reshaping = smprof_export_dup_reshaping (profile);
   guint n_records = smprof_profile_get_records (profile)->len;
 
   g_string_append_printf (out, "- **%s** ", _("Job:"));
@@ -61,9 +64,12 @@ append_facts (GString             *out,
                           smprof_profiler_to_string (smprof_profile_get_profiler (profile)));
   g_string_append_printf (out, "- **%s** %s\n", _("Nodes:"), nodes);
   g_string_append_printf (out, "- **%s** %s · ", _("Selection:"),
-                          content->options->selection != NULL ? content->options->selection : _("(not named)"));
+                          content->options->selection != NULL ? content->options->selection : steps);
   g_string_append_printf (out, ngettext ("%u interval", "%u intervals", n_records), n_records);
-  g_string_append_printf (out, "\n- **%s** %.6f s\n", _("Total time:"), smprof_profile_get_total_time (profile));
+  g_string_append_printf (out, "\n- **%s** %s\n", _("Steps:"), steps);
+  if (reshaping != NULL)
+    g_string_append_printf (out, "- **%s** %s\n", _("Call tree reshaped:"), reshaping);
+  g_string_append_printf (out, "- **%s** %.6f s\n", _("Total time:"), smprof_profile_get_total_time (profile));
   g_string_append_printf (out, "- **%s** %s\n", _("Timer:"), timer);
   if (smprof_profile_is_estimated (profile))
     g_string_append_printf (out, "- **%s** %s\n", _("Flame graph:"),
