@@ -9,65 +9,11 @@
 #include <glib/gi18n-lib.h>
 
 #include "smprof-function-item.h"
-#include "smprof-function-table.h"
+#include "smprof-function-table-private.h"
 #include "smprof-sparkline.h"
 #include "smprof-ui.h"
 #include "smprof-ui-format.h"
 
-struct _SmprofFunctionTable
-{
-  GtkWidget            parent_instance;
-
-  SmprofProfile       *profile;
-  gboolean             syncing_entry;
-
-  /* The rows of the last profile by function, and the job whose function
-   * table numbers them: a new selection of the same job updates these rows
-   * instead of making new ones, so the column view keeps their cells. */
-  SmprofJob           *rows_job;
-  GHashTable          *rows_by_func;
-
-  /* The selection's time per step, owned, and its function index + 1 by
-   * function id; a function of the profile that ran in no step gets zeros. */
-  SmprofStepStats     *step_stats;
-  GHashTable          *step_index;
-  GArray              *zero_series;
-  gboolean             show_step_columns;
-
-  /* Template widgets and models */
-  GtkSearchEntry      *filter_entry;
-  GtkLabel            *count_label;
-  GtkToggleButton     *steps_button;
-  GtkLabel            *note_label;
-  GtkColumnView       *column_view;
-  GtkSingleSelection  *selection;
-  GtkSortListModel    *selection_sort;
-  GtkFilterListModel  *filter_model;
-  GtkStringFilter     *string_filter;
-  GListStore          *store;
-  GtkColumnView       *callers_view;
-  GtkSingleSelection  *callers_selection;
-  GtkSortListModel    *callers_selection_sort;
-  GListStore          *callers_store;
-  GtkColumnView       *callees_view;
-  GtkSingleSelection  *callees_selection;
-  GtkSortListModel    *callees_selection_sort;
-  GListStore          *callees_store;
-  GtkColumnViewColumn *ncalls_column;
-  GtkColumnViewColumn *tottime_column;
-  GtkColumnViewColumn *tottime_percall_column;
-  GtkColumnViewColumn *cumtime_column;
-  GtkColumnViewColumn *cumtime_percall_column;
-  GtkColumnViewColumn *label_column;
-  GtkColumnViewColumn *steps_column;
-  GtkColumnViewColumn *step_min_column;
-  GtkColumnViewColumn *step_median_column;
-  GtkColumnViewColumn *step_p95_column;
-  GtkColumnViewColumn *step_max_column;
-  GtkColumnViewColumn *per_step_column;
-  GtkColumnViewColumn *callers_cumtime_column;
-  GtkColumnViewColumn *callees_cumtime_column;
-};
 
 enum {
   PROP_0,
@@ -567,6 +513,7 @@ smprof_function_table_class_init (SmprofFunctionTableClass *klass)
 
   gtk_widget_class_install_action (widget_class, "functions.filter", NULL, focus_filter_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "functions.filter", NULL);
+  _smprof_function_table_class_init_menu (widget_class);
 
   gtk_widget_class_set_css_name (widget_class, "smproffunctions");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
@@ -576,6 +523,7 @@ static void
 smprof_function_table_init (SmprofFunctionTable *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  _smprof_function_table_init_menu (self);
 
   self->rows_by_func = g_hash_table_new_full (NULL, NULL, NULL, g_object_unref);
   self->step_index = g_hash_table_new (NULL, NULL);
@@ -682,6 +630,7 @@ smprof_function_table_set_profile (SmprofFunctionTable *self,
   g_clear_pointer (&self->rows_by_func, g_hash_table_unref);
   self->rows_by_func = g_steal_pointer (&rows);
 
+  _smprof_function_table_update_count_columns (self);
   gtk_widget_set_visible (GTK_WIDGET (self->note_label),
                           profile != NULL && smprof_profile_get_profiler (profile) == SMPROF_PROFILER_PYINSTRUMENT);
   gtk_label_set_label (self->note_label,

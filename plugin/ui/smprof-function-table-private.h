@@ -1,0 +1,75 @@
+/* smprof-function-table-private.h: what the function table's files share
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "smprof-function-table.h"
+#include "smprof-step-stats.h"
+
+G_BEGIN_DECLS
+
+struct _SmprofFunctionTable
+{
+  GtkWidget            parent_instance;
+
+  SmprofProfile       *profile;
+  gboolean             syncing_entry;
+
+  /* The rows of the last profile by function, and the job whose function
+   * table numbers them: a new selection of the same job updates these rows
+   * instead of making new ones, so the column view keeps their cells. */
+  SmprofJob           *rows_job;
+  GHashTable          *rows_by_func;
+
+  /* The selection's time per step, owned, and its function index + 1 by
+   * function id; a function of the profile that ran in no step gets zeros. */
+  SmprofStepStats     *step_stats;
+  GHashTable          *step_index;
+  GArray              *zero_series;
+  gboolean             show_step_columns;
+
+  /* Template widgets and models */
+  GtkSearchEntry      *filter_entry;
+  GtkLabel            *count_label;
+  GtkToggleButton     *steps_button;
+  GtkLabel            *note_label;
+  GtkColumnView       *column_view;
+  GtkSingleSelection  *selection;
+  GtkSortListModel    *selection_sort;
+  GtkFilterListModel  *filter_model;
+  GtkStringFilter     *string_filter;
+  GListStore          *store;
+  GtkColumnView       *callers_view;
+  GtkSingleSelection  *callers_selection;
+  GtkSortListModel    *callers_selection_sort;
+  GListStore          *callers_store;
+  GtkColumnView       *callees_view;
+  GtkSingleSelection  *callees_selection;
+  GtkSortListModel    *callees_selection_sort;
+  GListStore          *callees_store;
+  GtkColumnViewColumn *ncalls_column;
+  GtkColumnViewColumn *tottime_column;
+  GtkColumnViewColumn *tottime_percall_column;
+  GtkColumnViewColumn *cumtime_column;
+  GtkColumnViewColumn *cumtime_percall_column;
+  GtkColumnViewColumn *label_column;
+  GtkColumnViewColumn *steps_column;
+  GtkColumnViewColumn *step_min_column;
+  GtkColumnViewColumn *step_median_column;
+  GtkColumnViewColumn *step_p95_column;
+  GtkColumnViewColumn *step_max_column;
+  GtkColumnViewColumn *per_step_column;
+  GtkColumnViewColumn *callers_cumtime_column;
+  GtkColumnViewColumn *callees_cumtime_column;
+  GtkColumnViewColumn *callers_ncalls_column;
+  GtkColumnViewColumn *callees_ncalls_column;
+};
+
+void _smprof_function_table_class_init_menu   (GtkWidgetClass      *widget_class);
+void _smprof_function_table_init_menu         (SmprofFunctionTable *self);
+void _smprof_function_table_update_count_columns (SmprofFunctionTable *self);
+
+G_END_DECLS
