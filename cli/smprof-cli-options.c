@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "smprof-cli-options.h"
+#include "smprof-cli-steps.h"
 
 /* GOptionContext cannot take two values for one option (--time START END,
  * --between-modes A B), so the command line is read by hand. */
@@ -24,6 +25,7 @@ smprof_cli_options_clear (SmprofCliOptions *options)
   g_clear_pointer (&options->title, g_free);
   g_clear_pointer (&options->compare[0], g_free);
   g_clear_pointer (&options->compare[1], g_free);
+  smprof_cli_transforms_clear (&options->transforms);
 }
 
 /**
@@ -296,7 +298,7 @@ parse_report_option (SmprofCliOptions  *options,
       if (!smprof_diff_normalize_from_string (value, &options->normalize))
         {
           g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                       _("--normalize is none, step or interval, not “%s”"), value);
+                       _("--normalize is auto, none, step or interval, not “%s”"), value);
           return FALSE;
         }
     }
@@ -335,11 +337,39 @@ parse_option (SmprofCliOptions  *options,
   SmprofSelection *selection = &options->selection;
   const char *value = NULL;
   const char *second = NULL;
+  gboolean takes_value = FALSE;
 
   if (strcmp (option, "--help") == 0 || strcmp (option, "-h") == 0)
     {
       *show_help = TRUE;
       return TRUE;
+    }
+
+  if (smprof_cli_transforms_is_option (option, &takes_value))
+    {
+      if (options->command != SMPROF_CLI_STATS && options->command != SMPROF_CLI_EXPORT &&
+          options->command != SMPROF_CLI_REPORT)
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, _("%s goes with stats, export or report"), option);
+          return FALSE;
+        }
+      if (takes_value && !smprof_cli_take_value (cursor, option, &value, error))
+        return FALSE;
+      return smprof_cli_transforms_add (&options->transforms, option, value, error);
+    }
+
+  if (smprof_cli_step_rule_is_option (option, &takes_value))
+    {
+      if (options->command != SMPROF_CLI_STEPS && options->command != SMPROF_CLI_OUTLIERS &&
+          options->command != SMPROF_CLI_REPORT)
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, _("%s goes with steps, outliers or report"),
+                       option);
+          return FALSE;
+        }
+      if (takes_value && !smprof_cli_take_value (cursor, option, &value, error))
+        return FALSE;
+      return smprof_cli_step_rule_parse (&options->step_rule, option, value, error);
     }
 
   if (strcmp (option, "--json") == 0)
@@ -563,6 +593,8 @@ smprof_cli_options_parse (SmprofCliOptions  *options,
   options->limit = -1;
   options->nodes.kind = SMPROF_NODES_ANY;
   smprof_export_options_init (&options->export);
+  smprof_step_rule_init (&options->step_rule);
+  options->normalize = SMPROF_DIFF_NORMALIZE_AUTO;
   *show_help = FALSE;
 
   if (argc < 2 || strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0)
@@ -669,10 +701,20 @@ smprof_cli_options_parse (SmprofCliOptions  *options,
                                _("export needs --format FORMAT and -o FILE"));
           return FALSE;
         }
-      if (options->json || options->has_sort || options->limit >= 0)
+      if (options->json || options->has_sort || options->limit >= 0 || options->transforms.tree)
         {
           g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
-                               _("export takes no --json, --sort or --limit (--format json writes all functions)"));
+                               _("export takes no --json, --sort, --limit or --tree (--format json writes all "
+                                 "functions, and the call tree of a reshaped one)"));
+          return FALSE;
+        }
+      if (options->transforms.invert &&
+          (options->format == SMPROF_EXPORT_PSTATS || options->format == SMPROF_EXPORT_CSV ||
+           options->format == SMPROF_EXPORT_SYSCAP))
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
+                       _("--invert goes with the call tree's formats (svg, png, pdf, folded, speedscope, json), "
+                         "not %s"), smprof_export_format_to_string (options->format));
           return FALSE;
         }
     }
@@ -691,10 +733,11 @@ smprof_cli_options_parse (SmprofCliOptions  *options,
           g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, _("report needs -o OUT"));
           return FALSE;
         }
-      if (options->json || options->has_sort || options->limit >= 0)
+      if (options->json || options->has_sort || options->limit >= 0 || options->transforms.invert ||
+          options->transforms.tree)
         {
           g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
-                               _("report takes no --json, --sort or --limit"));
+                               _("report takes no --json, --sort, --limit, --invert or --tree"));
           return FALSE;
         }
       if ((options->compare[0] == NULL) != (options->compare[1] == NULL))

@@ -8,10 +8,12 @@
 
 #include <stdio.h>
 
+#include "smprof-cli-transforms.h"
 #include "smprof-cprofile-profile.h"
 #include "smprof-diff.h"
 #include "smprof-export.h"
 #include "smprof-query.h"
+#include "smprof-step-stats.h"
 
 G_BEGIN_DECLS
 
@@ -55,6 +57,7 @@ typedef struct
   guint                concurrency;      /* --concurrency N, 0: the default */
   /* steps, outliers */
   gboolean             functions;   /* --functions */
+  SmprofStepRule       step_rule;   /* and report: --threshold, --count-teardown */
   /* export */
   gboolean             has_format;
   SmprofExportFormat   format;
@@ -65,6 +68,8 @@ typedef struct
   char                *compare[2];  /* --compare-a, --compare-b: one argument each, as diff's */
   SmprofDiffNormalize  normalize;   /* --normalize */
   gboolean             html;        /* --html */
+  /* stats, export, report: --merge, --focus, ..., --invert, --tree */
+  SmprofCliTransforms  transforms;
 } SmprofCliOptions;
 
 /* Reading the command line, one argument at a time (shared with diff). */

@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "smprof-cli-output.h"
+#include "smprof-stats-json.h"
+#include "smprof-transform.h"
 
 /* Control characters (C0, DEL, C1), bytes that are not UTF-8, and the
  * Unicode controls that reorder text are written as escapes, so that no name
@@ -232,6 +234,8 @@ smprof_cli_print_tree (FILE               *stream,
                        SmprofCallTree     *tree,
                        const char * const *node_ids,
                        GPtrArray          *records,
+                       const char         *reshaping,
+                       gboolean            estimated,
                        int                 limit)
 {
   SmprofFunctionKeys *table = smprof_call_tree_get_table (tree);
@@ -241,7 +245,10 @@ smprof_cli_print_tree (FILE               *stream,
   int printed = 0;
 
   print_selection_header (stream, node_ids, records);
-  fprintf (stream, _("%.3f seconds sampled\n\n"), root->total);
+  if (reshaping != NULL)
+    fprintf (stream, "%s\n", reshaping);
+  fprintf (stream, estimated ? _("%.3f seconds, call tree estimated from cProfile’s call graph\n\n")
+                             : _("%.3f seconds sampled\n\n"), root->total);
 
   while (current != SMPROF_CALL_TREE_NONE && (limit < 0 || printed < limit))
     {
@@ -268,6 +275,115 @@ smprof_cli_print_tree (FILE               *stream,
       current = node->next_sibling;
     }
   fprintf (stream, "\n");
+}
+
+/* The transforms a reshaped profile went through, one line, or NULL. */
+static char *
+dup_reshaping (SmprofProfile *profile)
+{
+  GPtrArray *transforms = smprof_profile_get_transforms (profile);
+  SmprofFunctionKeys *table = smprof_call_tree_get_table (smprof_profile_get_call_tree (profile));
+  GString *out;
+
+  if (transforms->len == 0 && !smprof_profile_is_inverted (profile))
+    return NULL;
+
+  out = g_string_new (NULL);
+  for (guint i = 0; i < transforms->len; i++)
+    {
+      g_autofree char *text = smprof_transform_describe (g_ptr_array_index (transforms, i), table);
+
+      g_string_append_printf (out, "%s%s", i == 0 ? "" : " › ", text);
+    }
+  if (smprof_profile_is_inverted (profile))
+    g_string_append_printf (out, "%s%s", transforms->len == 0 ? "" : " › ", _("Inverted (callers below)"));
+
+  return g_string_free (out, FALSE);
+}
+
+/* A reshaped profile's function table, as print_stats() lays it out; call
+ * counts a focus made unknown are left blank. */
+void
+smprof_cli_print_functions (FILE          *stream,
+                            SmprofProfile *profile,
+                            SmprofSortKey  sort,
+                            int            limit)
+{
+  SmprofFunctionKeys *table = smprof_call_tree_get_table (smprof_profile_get_call_tree (profile));
+  g_autoptr(GArray) order = smprof_stats_json_dup_row_order (profile, sort);
+  g_autofree char *reshaping = NULL;
+  guint n = order->len;
+
+  if (limit >= 0 && (guint) limit < n)
+    n = limit;
+
+  reshaping = dup_reshaping (profile);
+
+  print_selection_header (stream, smprof_profile_get_node_ids (profile), smprof_profile_get_records (profile));
+  if (reshaping != NULL)
+    fprintf (stream, "%s\n", reshaping);
+  fprintf (stream, _("\n         %.3f seconds\n\n"), smprof_profile_get_total_time (profile));
+  fprintf (stream, "   Ordered by: %s\n", sort_description (sort));
+  if (n < order->len)
+    fprintf (stream, "   List reduced from %u to %u due to restriction <%d>\n", order->len, n, limit);
+  fprintf (stream, "\n   ncalls  tottime  percall  cumtime  percall filename:lineno(function)\n");
+
+  for (guint i = 0; i < n; i++)
+    {
+      const SmprofFunctionRow *row = smprof_profile_get_function (profile, g_array_index (order, guint, i));
+      g_autofree char *label = smprof_function_keys_dup_label (table, row->func);
+      g_autofree char *calls = NULL;
+
+      if (row->ncalls < 0)
+        calls = g_strdup ("");
+      else if (row->ncalls != row->pcalls)
+        calls = g_strdup_printf ("%lld/%lld", (long long) row->ncalls, (long long) row->pcalls);
+      else
+        calls = g_strdup_printf ("%lld", (long long) row->ncalls);
+
+      fprintf (stream, "%9s %8.3f ", calls, row->tottime);
+      if (row->ncalls <= 0)
+        fprintf (stream, "%8s ", "");
+      else
+        fprintf (stream, "%8.3f ", row->tottime / row->ncalls);
+      fprintf (stream, "%8.3f ", row->cumtime);
+      if (row->pcalls <= 0)
+        fprintf (stream, "%8s ", "");
+      else
+        fprintf (stream, "%8.3f ", row->cumtime / row->pcalls);
+      fprintf (stream, "%s\n", label);
+    }
+  fprintf (stream, "\n");
+}
+
+/* A profile's call tree, as smprof_cli_print_tree() prints a sampled one,
+ * after the transforms it went through. */
+void
+smprof_cli_print_profile_tree (FILE          *stream,
+                               SmprofProfile *profile,
+                               int            limit)
+{
+  g_autofree char *reshaping = dup_reshaping (profile);
+
+  smprof_cli_print_tree (stream, smprof_profile_get_call_tree (profile), smprof_profile_get_node_ids (profile),
+                         smprof_profile_get_records (profile), reshaping, smprof_profile_is_estimated (profile),
+                         limit);
+}
+
+/* Whether @selection is a time range, which pictures and reports say by the
+ * steps and modes it selected rather than by seconds since the epoch. */
+gboolean
+smprof_cli_selection_is_time (const SmprofSelection *selection)
+{
+  return selection->kind == SMPROF_SELECT_TIME || selection->kind == SMPROF_SELECT_OVERLAP;
+}
+
+/* The words pictures and reports give a selection: NULL for a time range,
+ * which they say by its intervals' steps (smprof_records_describe_steps()). */
+char *
+smprof_cli_dup_selection_words (const SmprofSelection *selection)
+{
+  return smprof_cli_selection_is_time (selection) ? NULL : smprof_selection_describe (selection);
 }
 
 /* Writes @text and frees it. Plural messages are formatted into a string

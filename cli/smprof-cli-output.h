@@ -13,6 +13,8 @@
 #include "smprof-call-tree.h"
 #include "smprof-cprofile-profile.h"
 #include "smprof-job.h"
+#include "smprof-profile.h"
+#include "smprof-query.h"
 
 G_BEGIN_DECLS
 
@@ -33,7 +35,19 @@ void smprof_cli_print_tree      (FILE                  *stream,
                                  SmprofCallTree        *tree,
                                  const char * const    *node_ids,
                                  GPtrArray             *records,
+                                 const char            *reshaping,
+                                 gboolean               estimated,
                                  int                    limit);
+void smprof_cli_print_functions (FILE                  *stream,
+                                 SmprofProfile         *profile,
+                                 SmprofSortKey          sort,
+                                 int                    limit);
+void smprof_cli_print_profile_tree (FILE               *stream,
+                                    SmprofProfile      *profile,
+                                    int                 limit);
+
+gboolean smprof_cli_selection_is_time   (const SmprofSelection *selection);
+char    *smprof_cli_dup_selection_words (const SmprofSelection *selection);
 
 gboolean smprof_cli_write_to_stdout (GMemoryOutputStream  *memory,
                                      GError              **error);

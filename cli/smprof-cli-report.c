@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "smprof-cli-diff.h"
+#include "smprof-cli-output.h"
 #include "smprof-cli-report.h"
 #include "smprof-report.h"
 
@@ -41,17 +42,61 @@ append_shell_word (GString    *out,
     }
 }
 
-/* The command as given, run as `smprof` rather than by its path. */
+/* A path as the command must give it to work from any folder: absolute,
+ * unless it is a URI (s3://...). */
 static char *
-dup_command_line (int    argc,
-                  char **argv)
+dup_absolute (const char *path)
+{
+  g_autofree char *cwd = NULL;
+
+  if (strstr (path, "://") != NULL || g_path_is_absolute (path))
+    return g_strdup (path);
+
+  cwd = g_get_current_dir ();
+  return g_canonicalize_filename (path, cwd);
+}
+
+/* The command as given, run as `smprof` rather than by its path, with the
+ * source and the output made absolute, so that it writes the same report
+ * again from wherever it is run. */
+static char *
+dup_command_line (const SmprofCliOptions *options,
+                  int                     argc,
+                  char                  **argv)
 {
   GString *out = g_string_new ("smprof");
+  gboolean source_done = FALSE;
 
   for (int i = 1; i < argc; i++)
     {
+      const char *arg = argv[i];
+      g_autofree char *word = NULL;
+
+      if ((strcmp (arg, "-o") == 0 || strcmp (arg, "--output") == 0) && i + 1 < argc)
+        {
+          g_autofree char *path = dup_absolute (argv[++i]);
+
+          word = g_strdup_printf ("%s", path);
+          g_string_append_printf (out, " %s ", arg);
+          append_shell_word (out, word);
+          continue;
+        }
+      if (g_str_has_prefix (arg, "--output="))
+        {
+          g_autofree char *path = dup_absolute (arg + strlen ("--output="));
+
+          word = g_strconcat ("--output=", path, NULL);
+        }
+      else if (!source_done && i >= 2 && options->source != NULL && strcmp (arg, options->source) == 0)
+        {
+          word = dup_absolute (arg);
+          source_done = TRUE;
+        }
+      else
+        word = g_strdup (arg);
+
       g_string_append_c (out, ' ');
-      append_shell_word (out, argv[i]);
+      append_shell_word (out, word);
     }
 
   return g_string_free (out, FALSE);
@@ -101,7 +146,7 @@ make_diff (SmprofJob               *job,
 
       if (ok)
         {
-          labels[s] = smprof_selection_describe (&parsed.selection);
+          labels[s] = smprof_cli_dup_selection_words (&parsed.selection);
           *sides[s] = smprof_cli_diff_load_side (job, profiler, records, s, &parsed,
                                                 parsed.nodes.kind != SMPROF_NODES_ANY ? NULL : nodes,
                                                 n_problems_shown, status);
@@ -153,16 +198,24 @@ smprof_cli_report_run (SmprofJob          *job,
                        int                 argc,
                        char              **argv)
 {
-  g_autoptr(SmprofProfile) profile = smprof_profile_new (job, profiler, node_ids, loaded);
+  g_autoptr(SmprofProfile) aggregate = smprof_profile_new (job, profiler, node_ids, loaded);
+  g_autoptr(SmprofProfile) profile = NULL;
   g_autoptr(SmprofDiff) diff = NULL;
   g_autoptr(GFile) out = g_file_new_for_commandline_arg (options->output);
   g_autoptr(GError) error = NULL;
-  g_autofree char *what = smprof_selection_describe (&options->selection);
-  g_autofree char *command_line = dup_command_line (argc, argv);
+  g_autofree char *what = smprof_cli_dup_selection_words (&options->selection);
+  g_autofree char *command_line = dup_command_line (options, argc, argv);
   g_autofree char *a_label = NULL;
   g_autofree char *b_label = NULL;
   SmprofReportOptions report;
   int status = EXIT_OK;
+
+  profile = smprof_cli_transforms_apply (&options->transforms, aggregate, &error);
+  if (profile == NULL)
+    {
+      g_printerr ("smprof: %s\n", error->message);
+      return EXIT_USAGE;
+    }
 
   if (options->compare[0] != NULL)
     {
@@ -178,6 +231,7 @@ smprof_cli_report_run (SmprofJob          *job,
   smprof_report_options_init (&report);
   report.selection = what;
   report.command_line = command_line;
+  report.steps = options->step_rule;
   report.flame.selection = what;
   report.diff.a_label = a_label;
   report.diff.b_label = b_label;

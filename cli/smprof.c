@@ -113,14 +113,60 @@ run_list (Cli *cli)
   return EXIT_OK;
 }
 
-/* One aggregate, as JSON (into @writer) or as text (on stdout). */
-static void
+/* A reshaped aggregate (--merge, ..., --invert, --tree), as JSON or text;
+ * %FALSE, having said why, when a transform names what is not there. */
+static gboolean
+emit_reshaped_stats (Cli                *cli,
+                     SmprofJsonWriter   *writer,
+                     const char * const *node_ids,
+                     GPtrArray          *loaded)
+{
+  const SmprofCliOptions *options = &cli->options;
+  g_autoptr(SmprofProfile) aggregate = smprof_profile_new (cli->job, cli->profiler, node_ids, loaded);
+  g_autoptr(SmprofProfile) profile = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean reshaped = smprof_cli_transforms_reshape (&options->transforms);
+
+  profile = smprof_cli_transforms_apply (&options->transforms, aggregate, &error);
+  if (profile == NULL)
+    {
+      g_printerr ("smprof: %s\n", error->message);
+      return FALSE;
+    }
+
+  if (writer != NULL)
+    smprof_stats_json_write_profile (writer, profile, options->has_sort ? options->sort : SMPROF_SORT_NONE,
+                                     options->limit, options->transforms.tree);
+  else if (cli->profiler == SMPROF_PROFILER_CPROFILE && !smprof_profile_is_inverted (profile))
+    {
+      if (reshaped)
+        smprof_cli_print_functions (stdout, profile, options->has_sort ? options->sort : SMPROF_SORT_CUMTIME,
+                                    options->limit >= 0 ? options->limit : 30);
+      else
+        smprof_cli_print_cprofile (stdout, smprof_profile_get_cprofile (profile), node_ids, loaded,
+                                   options->has_sort ? options->sort : SMPROF_SORT_CUMTIME,
+                                   options->limit >= 0 ? options->limit : 30);
+      if (options->transforms.tree)
+        smprof_cli_print_profile_tree (stdout, profile, -1);
+    }
+  else
+    smprof_cli_print_profile_tree (stdout, profile, options->limit);
+
+  return TRUE;
+}
+
+/* One aggregate, as JSON (into @writer) or as text (on stdout); %FALSE,
+ * having said why, when a transform names what is not there. */
+static gboolean
 emit_stats (Cli                *cli,
             SmprofJsonWriter   *writer,
             const char * const *node_ids,
             GPtrArray          *loaded)
 {
   const SmprofCliOptions *options = &cli->options;
+
+  if (smprof_cli_transforms_reshape (&options->transforms) || options->transforms.tree)
+    return emit_reshaped_stats (cli, writer, node_ids, loaded);
 
   if (cli->profiler == SMPROF_PROFILER_CPROFILE)
     {
@@ -142,8 +188,10 @@ emit_stats (Cli                *cli,
       if (writer != NULL)
         smprof_stats_json_write_pyinstrument (writer, tree, node_ids, loaded);
       else
-        smprof_cli_print_tree (stdout, tree, node_ids, loaded, options->limit);
+        smprof_cli_print_tree (stdout, tree, node_ids, loaded, NULL, FALSE, options->limit);
     }
+
+  return TRUE;
 }
 
 /* Reads what @selected needs and returns what could be read, or NULL (with a
@@ -220,11 +268,15 @@ run_one_selection (Cli                *cli,
     {
       SmprofJsonWriter *writer = smprof_json_writer_new (FALSE);
 
-      emit_stats (cli, writer, node_ids, loaded);
+      if (!emit_stats (cli, writer, node_ids, loaded))
+        {
+          smprof_json_writer_free (writer);
+          return EXIT_USAGE;
+        }
       print_json (writer);
     }
-  else
-    emit_stats (cli, NULL, node_ids, loaded);
+  else if (!emit_stats (cli, NULL, node_ids, loaded))
+    return EXIT_USAGE;
 
   return EXIT_OK;
 }
@@ -240,6 +292,7 @@ run_training_phase (Cli                *cli,
   SmprofSelection all = { .kind = SMPROF_SELECT_ALL };
   g_autoptr(GPtrArray) everything = smprof_select (records, node_ids, &all);
   guint n_pairs = 0;
+  gboolean ok = TRUE;
 
   /* Read every file once, in parallel, before the pairs are summed. */
   smprof_job_load_stats (cli->job, everything, NULL, NULL);
@@ -252,8 +305,8 @@ run_training_phase (Cli                *cli,
       smprof_json_writer_begin_array (writer);
     }
 
-  for (int start = SMPROF_MODE_TRAIN; start <= SMPROF_MODE_POST_HOOK_CLOSE; start++)
-    for (int end = SMPROF_MODE_TRAIN; end <= SMPROF_MODE_POST_HOOK_CLOSE; end++)
+  for (int start = SMPROF_MODE_TRAIN; start <= SMPROF_MODE_POST_HOOK_CLOSE && ok; start++)
+    for (int end = SMPROF_MODE_TRAIN; end <= SMPROF_MODE_POST_HOOK_CLOSE && ok; end++)
       {
         SmprofSelection pair = { .kind = SMPROF_SELECT_BETWEEN_MODES, .start_mode = start, .end_mode = end };
         g_autoptr(GPtrArray) selected = smprof_select (records, node_ids, &pair);
@@ -271,25 +324,30 @@ run_training_phase (Cli                *cli,
             smprof_json_writer_member (writer, "end_mode");
             smprof_json_writer_string (writer, smprof_mode_to_string (end));
             smprof_json_writer_member (writer, "stats");
-            emit_stats (cli, writer, node_ids, loaded);
+            ok &= emit_stats (cli, writer, node_ids, loaded);
             smprof_json_writer_end_object (writer);
           }
         else
           {
             g_print ("== %s → %s ==\n", smprof_mode_to_string (start), smprof_mode_to_string (end));
-            emit_stats (cli, NULL, node_ids, loaded);
+            ok &= emit_stats (cli, NULL, node_ids, loaded);
           }
+        if (!ok)
+          break;
       }
 
   if (writer != NULL)
     {
       smprof_json_writer_end_array (writer);
       smprof_json_writer_end_object (writer);
-      if (n_pairs == 0)
+      if (n_pairs == 0 || !ok)
         smprof_json_writer_free (writer);
       else
         print_json (writer);
     }
+
+  if (!ok)
+    return EXIT_USAGE;
 
   if (n_pairs == 0)
     {
@@ -341,16 +399,19 @@ run_job_phase (Cli                *cli,
           smprof_json_writer_member (writer, phases[i].key);
           if (loaded->len == 0 && phases[i].nullable)
             smprof_json_writer_null (writer);
-          else
-            emit_stats (cli, writer, node_ids, loaded);
+          else if (!emit_stats (cli, writer, node_ids, loaded))
+            {
+              smprof_json_writer_free (writer);
+              return EXIT_USAGE;
+            }
         }
       else
         {
           g_print ("== %s ==\n", _(phases[i].title));
           if (loaded->len == 0)
             g_print ("%s\n\n", _("no intervals"));
-          else
-            emit_stats (cli, NULL, node_ids, loaded);
+          else if (!emit_stats (cli, NULL, node_ids, loaded))
+            return EXIT_USAGE;
         }
     }
 
@@ -455,9 +516,10 @@ run_export (Cli *cli)
   g_auto(GStrv) node_ids = NULL;
   g_autoptr(GPtrArray) selected = NULL;
   g_autoptr(GPtrArray) loaded = NULL;
+  g_autoptr(SmprofProfile) aggregate = NULL;
   g_autoptr(SmprofProfile) profile = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *what = smprof_selection_describe (&options->selection);
+  g_autofree char *what = smprof_cli_dup_selection_words (&options->selection);
   int status;
 
   status = resolve_nodes (cli, records, &node_ids);
@@ -466,7 +528,13 @@ run_export (Cli *cli)
   if (status != EXIT_OK)
     return status;
 
-  profile = smprof_profile_new (cli->job, cli->profiler, (const char * const *) node_ids, loaded);
+  aggregate = smprof_profile_new (cli->job, cli->profiler, (const char * const *) node_ids, loaded);
+  profile = smprof_cli_transforms_apply (&options->transforms, aggregate, &error);
+  if (profile == NULL)
+    {
+      g_printerr ("smprof: %s\n", error->message);
+      return EXIT_USAGE;
+    }
   options->export.selection = what;
 
   if (!write_export (cli, profile, &error))
@@ -519,7 +587,8 @@ run_steps (Cli *cli)
     return status;
 
   /* All of them: an unreadable interval makes its step partial. */
-  stats = smprof_step_stats_new (cli->job, cli->profiler, (const char * const *) node_ids, selected);
+  stats = smprof_step_stats_new_with_rule (cli->job, cli->profiler, (const char * const *) node_ids, selected,
+                                           &options->step_rule);
   if (smprof_step_stats_get_n_steps (stats) == 0)
     {
       g_printerr (_("smprof: none of the selected intervals starts at a step\n"));

@@ -634,7 +634,7 @@ smprof_session_set_compare_normalize (SmprofSession       *self,
                                       SmprofDiffNormalize  normalize)
 {
   g_return_if_fail (SMPROF_IS_SESSION (self));
-  g_return_if_fail (normalize <= SMPROF_DIFF_NORMALIZE_INTERVAL);
+  g_return_if_fail (normalize <= SMPROF_DIFF_NORMALIZE_AUTO);
 
   if (self->compare->normalize == normalize)
     return;

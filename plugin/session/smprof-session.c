@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "smprof-core-enums.h"
 #include "smprof-session-private.h"
 
 /* What one job page shows, as Sysprof's SysprofSession holds what a capture
@@ -273,7 +274,7 @@ smprof_session_get_property (GObject    *object,
       g_value_set_boolean (value, smprof_session_get_compare_waiting (self));
       break;
     case PROP_COMPARE_NORMALIZE:
-      g_value_set_uint (value, smprof_session_get_compare_normalize (self));
+      g_value_set_enum (value, smprof_session_get_compare_normalize (self));
       break;
     case PROP_COMPARE_STATUS:
       g_value_set_string (value, smprof_session_get_compare_status (self));
@@ -324,7 +325,7 @@ smprof_session_set_property (GObject      *object,
       smprof_session_set_want_step_stats (self, g_value_get_boolean (value));
       break;
     case PROP_COMPARE_NORMALIZE:
-      smprof_session_set_compare_normalize (self, g_value_get_uint (value));
+      smprof_session_set_compare_normalize (self, g_value_get_enum (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -404,8 +405,8 @@ smprof_session_class_init (SmprofSessionClass *klass)
     g_param_spec_boolean ("compare-waiting", NULL, NULL, FALSE, READABLE);
   /* SmprofSession:compare-normalize: a SmprofDiffNormalize */
   properties[PROP_COMPARE_NORMALIZE] =
-    g_param_spec_uint ("compare-normalize", NULL, NULL, SMPROF_DIFF_NORMALIZE_NONE, SMPROF_DIFF_NORMALIZE_INTERVAL,
-                       SMPROF_DIFF_NORMALIZE_NONE, RW_EXPLICIT);
+    g_param_spec_enum ("compare-normalize", NULL, NULL, SMPROF_TYPE_DIFF_NORMALIZE, SMPROF_DIFF_NORMALIZE_AUTO,
+                       RW_EXPLICIT);
   /* SmprofSession:compare-status: what the comparison waits for, or went wrong */
   properties[PROP_COMPARE_STATUS] =
     g_param_spec_string ("compare-status", NULL, NULL, NULL, READABLE);

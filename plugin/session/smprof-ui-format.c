@@ -10,6 +10,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "smprof-estimated-tree.h"
 #include "smprof-ui-format.h"
 
 /* Seconds without a unit, as pstats prints them, but with three significant
@@ -19,8 +20,11 @@ smprof_ui_format_seconds (double seconds)
 {
   int decimals = 3;
 
-  /* Sums of floats can leave -0.0 or -1e-17 where there is no time. */
-  if (seconds < 0 && seconds > -1e-9)
+  /* Sums of floats can leave -0.0 or -1e-17 where there is no time, and
+   * Pyinstrument's rounded self times a few microseconds below zero; what
+   * would show as 0.000000000 is no time either: a column says none one
+   * way, "0.000". */
+  if (seconds < 0.5e-9 && seconds > -1e-5)
     seconds = 0;
 
   if (seconds < 0 || isnan (seconds))
@@ -41,8 +45,9 @@ smprof_ui_format_duration (double seconds)
   if (isnan (seconds))
     return g_strdup ("—");
 
-  /* Pyinstrument's rounded self times can come out a microsecond below zero. */
-  if (seconds <= 0)
+  /* Pyinstrument's rounded self times can come out a microsecond below zero;
+   * what would show as "0.00 µs" is no time either, said one way. */
+  if (seconds < 0.005e-6)
     /* Translators: a duration of zero seconds */
     return g_strdup (_("0 s"));
 
@@ -134,6 +139,10 @@ smprof_ui_dup_func_name (SmprofFunctionKeys *table,
 
   if (func == SMPROF_FUNC_NONE || func >= smprof_function_keys_get_size (table))
     return g_strdup (_("All"));
+
+  /* The estimate's frame of time it could not place, in the reader's language. */
+  if (smprof_function_is_unattributed (table, func))
+    return g_strdup (_("(unattributed)"));
 
   if (is_builtin (table, func))
     return smprof_function_keys_dup_label (table, func);

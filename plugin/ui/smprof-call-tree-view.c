@@ -7,6 +7,8 @@
 #include <glib/gi18n-lib.h>
 
 #include "smprof-call-tree-view.h"
+#include "smprof-function-menu.h"
+#include "smprof-item-cell.h"
 #include "smprof-tree-item.h"
 #include "smprof-ui.h"
 
@@ -15,11 +17,14 @@ struct _SmprofCallTreeView
   GtkWidget           parent_instance;
 
   SmprofProfile      *profile;
+  SmprofProfile      *shown;      /* the profile, or its inverted tree */
   GtkSingleSelection *selection;
+  gboolean            inverted;
 
   /* Template widgets */
   GtkColumnView       *column_view;
   GtkColumnViewColumn *total_column;
+  GtkColumnViewColumn *self_column;
   GtkLabel            *kind_label;
 };
 
@@ -27,6 +32,7 @@ enum {
   PROP_0,
   PROP_PROFILE,
   PROP_SELECTED_NODE,
+  PROP_INVERTED,
   N_PROPS
 };
 
@@ -67,8 +73,13 @@ smprof_call_tree_view_rebuild (SmprofCallTreeView *self)
       g_clear_object (&self->selection);
     }
 
+  g_clear_object (&self->shown);
   if (self->profile != NULL)
-    roots = smprof_tree_item_list_children (self->profile, SMPROF_CALL_TREE_ROOT);
+    self->shown = self->inverted ? smprof_profile_new_transformed (self->profile, NULL, TRUE)
+                                 : g_object_ref (self->profile);
+
+  if (self->shown != NULL)
+    roots = smprof_tree_item_list_children (self->shown, SMPROF_CALL_TREE_ROOT);
   if (roots == NULL)
     roots = G_LIST_MODEL (g_list_store_new (SMPROF_TYPE_TREE_ITEM));
 
@@ -87,8 +98,13 @@ smprof_call_tree_view_rebuild (SmprofCallTreeView *self)
 
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
 
+  /* Inverted, every row's time is its root function's own time, along the
+   * callers the row and its parents name; what starts where is no use. */
+  gtk_column_view_column_set_title (self->total_column, self->inverted ? _("Self Time") : _("Total"));
+  gtk_column_view_column_set_visible (self->self_column, !self->inverted);
+
   /* A single root frame (the script, the training loop) is opened for the user. */
-  if (g_list_model_get_n_items (gtk_tree_list_model_get_model (tree_model)) == 1)
+  if (!self->inverted && g_list_model_get_n_items (gtk_tree_list_model_get_model (tree_model)) == 1)
     {
       g_autoptr(GtkTreeListRow) row = gtk_tree_list_model_get_row (tree_model, 0);
 
@@ -97,6 +113,10 @@ smprof_call_tree_view_rebuild (SmprofCallTreeView *self)
 
   if (self->profile == NULL)
     gtk_label_set_label (self->kind_label, "");
+  else if (self->inverted)
+    gtk_label_set_label (self->kind_label,
+                         _("Inverted: the functions that spent time themselves, with their self time; "
+                           "below each, who called it"));
   else if (smprof_profile_is_estimated (self->profile))
     gtk_label_set_label (self->kind_label,
                          _("Estimated from cProfile’s call graph: each caller’s time is split "
@@ -123,6 +143,7 @@ smprof_call_tree_view_dispose (GObject *object)
     gtk_widget_unparent (child);
 
   g_clear_object (&self->selection);
+  g_clear_object (&self->shown);
   g_clear_object (&self->profile);
 
   G_OBJECT_CLASS (smprof_call_tree_view_parent_class)->dispose (object);
@@ -146,6 +167,10 @@ smprof_call_tree_view_get_property (GObject    *object,
       g_value_set_uint (value, smprof_call_tree_view_get_selected_node (self));
       break;
 
+    case PROP_INVERTED:
+      g_value_set_boolean (value, self->inverted);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -165,9 +190,109 @@ smprof_call_tree_view_set_property (GObject      *object,
       smprof_call_tree_view_set_profile (self, g_value_get_object (value));
       break;
 
+    case PROP_INVERTED:
+      smprof_call_tree_view_set_inverted (self, g_value_get_boolean (value));
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
+}
+
+/* The functions of @node's frame and its callers, from the root down. */
+static GArray *
+dup_path (SmprofProfile *profile,
+          guint32        node)
+{
+  SmprofCallTree *tree = smprof_profile_get_call_tree (profile);
+  GArray *path = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  for (; node != SMPROF_CALL_TREE_ROOT; node = smprof_call_tree_get_node (tree, node)->parent)
+    g_array_prepend_val (path, smprof_call_tree_get_node (tree, node)->func);
+
+  return path;
+}
+
+/* The menu of @item's function: its frame's stack for "Focus on Subtree",
+ * except in the inverted tree, whose stacks read upwards. */
+static void
+popup_menu (SmprofCallTreeView    *self,
+            SmprofTreeItem        *item,
+            const graphene_rect_t *at)
+{
+  SmprofProfile *profile = smprof_tree_item_get_profile (item);
+  guint32 node = smprof_tree_item_get_node (item);
+  g_autoptr(GArray) path = self->inverted ? NULL : dup_path (profile, node);
+  guint32 func = smprof_call_tree_get_node (smprof_profile_get_call_tree (profile), node)->func;
+  g_autoptr(GMenuModel) model = smprof_function_menu_new (smprof_call_tree_get_table (smprof_profile_get_call_tree (profile)),
+                                                          func, path != NULL ? (const guint32 *) (gpointer) path->data : NULL,
+                                                          path != NULL ? path->len : 0);
+
+  smprof_function_menu_popup (GTK_WIDGET (self), model, at);
+}
+
+/* Selects the row of @item, so the menu's function is the one highlighted. */
+static void
+select_item (SmprofCallTreeView *self,
+             SmprofTreeItem     *item)
+{
+  GListModel *model = G_LIST_MODEL (self->selection);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (model, i);
+      g_autoptr(SmprofTreeItem) at = gtk_tree_list_row_get_item (row);
+
+      if (at == item)
+        {
+          gtk_single_selection_set_selected (self->selection, i);
+          return;
+        }
+    }
+}
+
+static void
+secondary_pressed_cb (SmprofCallTreeView *self,
+                      int                 n_press,
+                      double              x,
+                      double              y,
+                      GtkGestureClick    *click)
+{
+  GtkWidget *picked = gtk_widget_pick (GTK_WIDGET (self->column_view), x, y, GTK_PICK_DEFAULT);
+  g_autoptr(GObject) item = picked != NULL ? smprof_item_cell_find_item (picked) : NULL;
+  graphene_point_t at;
+
+  if (item == NULL || !SMPROF_IS_TREE_ITEM (item))
+    return;
+
+  gtk_gesture_set_state (GTK_GESTURE (click), GTK_EVENT_SEQUENCE_CLAIMED);
+  select_item (self, SMPROF_TREE_ITEM (item));
+  if (!gtk_widget_compute_point (GTK_WIDGET (self->column_view), GTK_WIDGET (self), &GRAPHENE_POINT_INIT (x, y), &at))
+    at = GRAPHENE_POINT_INIT (x, y);
+  popup_menu (self, SMPROF_TREE_ITEM (item), &GRAPHENE_RECT_INIT (at.x, at.y, 1, 1));
+}
+
+/* The Menu key, Shift+F10: the selected row's menu, at the row that has the focus. */
+static void
+menu_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  SmprofCallTreeView *self = SMPROF_CALL_TREE_VIEW (widget);
+  GtkTreeListRow *row = self->selection != NULL ? gtk_single_selection_get_selected_item (self->selection) : NULL;
+  g_autoptr(SmprofTreeItem) item = row != NULL ? gtk_tree_list_row_get_item (row) : NULL;
+  GtkRoot *root = gtk_widget_get_root (widget);
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+  graphene_rect_t bounds;
+
+  if (item == NULL)
+    return;
+
+  if (focus != NULL && gtk_widget_is_ancestor (focus, GTK_WIDGET (self->column_view)) &&
+      gtk_widget_compute_bounds (focus, widget, &bounds))
+    popup_menu (self, item, &bounds);
+  else
+    popup_menu (self, item, NULL);
 }
 
 static void
@@ -200,7 +325,22 @@ smprof_call_tree_view_class_init (SmprofCallTreeViewClass *klass)
                        0, G_MAXUINT32, SMPROF_CALL_TREE_NONE,
                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
 
+  /**
+   * SmprofCallTreeView:inverted:
+   *
+   * Whether the tree reads bottom-up (Firefox Profiler's "Invert call stack",
+   * Sysprof's callers): the functions that spent time themselves at the roots,
+   * with that self time, and below each the frames that called it.
+   */
+  properties[PROP_INVERTED] =
+    g_param_spec_boolean ("inverted", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_install_property_action (widget_class, "call-tree.inverted", "inverted");
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_i, GDK_CONTROL_MASK, "call-tree.inverted", NULL);
+  smprof_function_menu_install_actions (widget_class, menu_action);
 
   smprof_ui_ensure_resources ();
   g_type_ensure (SMPROF_TYPE_TREE_ITEM);
@@ -209,6 +349,7 @@ smprof_call_tree_view_class_init (SmprofCallTreeViewClass *klass)
                                                "/io/github/smprof/Viewer/plugins/sagemaker/smprof-call-tree-view.ui");
   gtk_widget_class_bind_template_child (widget_class, SmprofCallTreeView, column_view);
   gtk_widget_class_bind_template_child (widget_class, SmprofCallTreeView, total_column);
+  gtk_widget_class_bind_template_child (widget_class, SmprofCallTreeView, self_column);
   gtk_widget_class_bind_template_child (widget_class, SmprofCallTreeView, kind_label);
 
   gtk_widget_class_set_css_name (widget_class, "smprofcalltree");
@@ -218,7 +359,14 @@ smprof_call_tree_view_class_init (SmprofCallTreeViewClass *klass)
 static void
 smprof_call_tree_view_init (SmprofCallTreeView *self)
 {
+  GtkGesture *click;
+
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  click = gtk_gesture_click_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_SECONDARY);
+  g_signal_connect_object (click, "pressed", G_CALLBACK (secondary_pressed_cb), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self->column_view), GTK_EVENT_CONTROLLER (click));
 
   gtk_column_view_sort_by_column (self->column_view, self->total_column, GTK_SORT_DESCENDING);
   smprof_call_tree_view_rebuild (self);
@@ -295,4 +443,36 @@ smprof_call_tree_view_get_model (SmprofCallTreeView *self)
   g_return_val_if_fail (SMPROF_IS_CALL_TREE_VIEW (self), NULL);
 
   return G_LIST_MODEL (self->selection);
+}
+
+gboolean
+smprof_call_tree_view_get_inverted (SmprofCallTreeView *self)
+{
+  g_return_val_if_fail (SMPROF_IS_CALL_TREE_VIEW (self), FALSE);
+
+  return self->inverted;
+}
+
+/**
+ * smprof_call_tree_view_set_inverted:
+ * @self: a call tree view
+ * @inverted: whether to show the bottom-up tree
+ *
+ * Shows the profile's tree bottom-up (the "call-tree.inverted" action,
+ * Ctrl+I): the functions that spent time themselves, with that time, and
+ * under each the callers of those frames.
+ */
+void
+smprof_call_tree_view_set_inverted (SmprofCallTreeView *self,
+                                    gboolean            inverted)
+{
+  g_return_if_fail (SMPROF_IS_CALL_TREE_VIEW (self));
+
+  inverted = !!inverted;
+  if (inverted == self->inverted)
+    return;
+
+  self->inverted = inverted;
+  smprof_call_tree_view_rebuild (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_INVERTED]);
 }

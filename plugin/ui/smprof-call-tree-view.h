@@ -22,5 +22,8 @@ void           smprof_call_tree_view_set_profile       (SmprofCallTreeView *self
                                                         SmprofProfile      *profile);
 guint32        smprof_call_tree_view_get_selected_node (SmprofCallTreeView *self);
 GListModel    *smprof_call_tree_view_get_model         (SmprofCallTreeView *self);
+gboolean       smprof_call_tree_view_get_inverted      (SmprofCallTreeView *self);
+void           smprof_call_tree_view_set_inverted      (SmprofCallTreeView *self,
+                                                        gboolean            inverted);
 
 G_END_DECLS

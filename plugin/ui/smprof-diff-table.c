@@ -10,6 +10,8 @@
 #include "smprof-diff-export.h"
 #include "smprof-diff-item.h"
 #include "smprof-diff-table.h"
+#include "smprof-function-menu.h"
+#include "smprof-item-cell.h"
 #include "smprof-ui-format.h"
 
 struct _SmprofDiffTable
@@ -164,6 +166,72 @@ smprof_diff_table_set_property (GObject      *object,
 }
 
 static void
+popup_menu (SmprofDiffTable       *self,
+            SmprofDiffItem        *item,
+            const graphene_rect_t *at)
+{
+  g_autoptr(GMenuModel) model = NULL;
+
+  if (self->diff == NULL)
+    return;
+
+  model = smprof_function_menu_new (smprof_diff_get_function_keys (self->diff), smprof_diff_item_get_func (item),
+                                    NULL, 0);
+  smprof_function_menu_popup (GTK_WIDGET (self), model, at);
+}
+
+/* A secondary click on a row: its function, selected, and its menu. */
+static void
+secondary_pressed_cb (SmprofDiffTable *self,
+                      int              n_press,
+                      double           x,
+                      double           y,
+                      GtkGestureClick *click)
+{
+  GtkWidget *picked = gtk_widget_pick (GTK_WIDGET (self->column_view), x, y, GTK_PICK_DEFAULT);
+  g_autoptr(GObject) item = picked != NULL ? smprof_item_cell_find_item (picked) : NULL;
+  GListModel *model = G_LIST_MODEL (self->selection);
+  graphene_point_t at;
+
+  if (item == NULL || !SMPROF_IS_DIFF_ITEM (item))
+    return;
+
+  gtk_gesture_set_state (GTK_GESTURE (click), GTK_EVENT_SEQUENCE_CLAIMED);
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(GObject) row = g_list_model_get_item (model, i);
+
+      if (row == item)
+        gtk_single_selection_set_selected (self->selection, i);
+    }
+  if (!gtk_widget_compute_point (GTK_WIDGET (self->column_view), GTK_WIDGET (self), &GRAPHENE_POINT_INIT (x, y), &at))
+    at = GRAPHENE_POINT_INIT (x, y);
+  popup_menu (self, SMPROF_DIFF_ITEM (item), &GRAPHENE_RECT_INIT (at.x, at.y, 1, 1));
+}
+
+/* The Menu key, Shift+F10: the selected row's menu. */
+static void
+menu_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  SmprofDiffTable *self = SMPROF_DIFF_TABLE (widget);
+  SmprofDiffItem *item = gtk_single_selection_get_selected_item (self->selection);
+  GtkRoot *root = gtk_widget_get_root (widget);
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+  graphene_rect_t bounds;
+
+  if (item == NULL)
+    return;
+
+  if (focus != NULL && gtk_widget_is_ancestor (focus, GTK_WIDGET (self->column_view)) &&
+      gtk_widget_compute_bounds (focus, widget, &bounds))
+    popup_menu (self, item, &bounds);
+  else
+    popup_menu (self, item, NULL);
+}
+
+static void
 smprof_diff_table_class_init (SmprofDiffTableClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -182,6 +250,8 @@ smprof_diff_table_class_init (SmprofDiffTableClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (SMPROF_TYPE_DIFF_ITEM);
+  g_type_ensure (SMPROF_TYPE_ITEM_CELL);
+  smprof_function_menu_install_actions (widget_class, menu_action);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/smprof/Viewer/plugins/sagemaker/smprof-diff-table.ui");
   gtk_widget_class_bind_template_child (widget_class, SmprofDiffTable, filter_entry);
@@ -200,7 +270,14 @@ smprof_diff_table_class_init (SmprofDiffTableClass *klass)
 static void
 smprof_diff_table_init (SmprofDiffTable *self)
 {
+  GtkGesture *click;
+
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  click = gtk_gesture_click_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_SECONDARY);
+  g_signal_connect_object (click, "pressed", G_CALLBACK (secondary_pressed_cb), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self->column_view), GTK_EVENT_CONTROLLER (click));
 
   /* Clicking a header sorts by that column. */
   gtk_sort_list_model_set_sorter (self->sort_model, gtk_column_view_get_sorter (self->column_view));

@@ -5,6 +5,7 @@
  */
 
 #include "smprof-flame-graph-private.h"
+#include "smprof-function-menu.h"
 
 static gboolean
 smprof_flame_graph_query_tooltip (GtkWidget  *widget,
@@ -171,6 +172,60 @@ reset_zoom_action (GtkWidget  *widget,
   smprof_flame_graph_reset_zoom (SMPROF_FLAME_GRAPH (widget));
 }
 
+/* The menu of frame @index's function, pointing at the frame. */
+static void
+popup_menu (SmprofFlameGraph *self,
+            int               index)
+{
+  SmprofCallTree *tree = _smprof_flame_graph_get_tree (self);
+  guint32 node = smprof_flame_layout_get_rect (self->layout, index)->node;
+  g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GMenuModel) model = NULL;
+  graphene_rect_t area;
+
+  for (guint32 up = node; up != SMPROF_CALL_TREE_ROOT; up = smprof_call_tree_get_node (tree, up)->parent)
+    g_array_prepend_val (path, smprof_call_tree_get_node (tree, up)->func);
+
+  model = smprof_function_menu_new (smprof_call_tree_get_table (tree), smprof_call_tree_get_node (tree, node)->func,
+                                    (const guint32 *) (gpointer) path->data, path->len);
+  if (_smprof_flame_graph_get_rect_area (self, index, gtk_widget_get_width (GTK_WIDGET (self)),
+                                         gtk_widget_get_height (GTK_WIDGET (self)), &area))
+    smprof_function_menu_popup (GTK_WIDGET (self), model, &area);
+  else
+    smprof_function_menu_popup (GTK_WIDGET (self), model, NULL);
+}
+
+/* A secondary click on a frame selects it and opens its menu. */
+static void
+secondary_pressed_cb (SmprofFlameGraph *self,
+                      int               n_press,
+                      double            x,
+                      double            y,
+                      GtkGestureClick  *click)
+{
+  int index = _smprof_flame_graph_hit_test (self, x, y);
+
+  if (index < 0)
+    return;
+
+  gtk_gesture_set_state (GTK_GESTURE (click), GTK_EVENT_SEQUENCE_CLAIMED);
+  gtk_widget_grab_focus (GTK_WIDGET (self));
+  _smprof_flame_graph_select_rect (self, index);
+  popup_menu (self, index);
+}
+
+/* The Menu key, Shift+F10: the selected frame's menu. */
+static void
+menu_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  SmprofFlameGraph *self = SMPROF_FLAME_GRAPH (widget);
+
+  if (self->layout != NULL && self->selected_rect >= 0)
+    popup_menu (self, self->selected_rect);
+}
+
 void
 _smprof_flame_graph_hover_at (SmprofFlameGraph *self,
                               double            x,
@@ -184,6 +239,8 @@ void
 _smprof_flame_graph_class_init_input (GtkWidgetClass *widget_class)
 {
   widget_class->query_tooltip = smprof_flame_graph_query_tooltip;
+
+  smprof_function_menu_install_actions (widget_class, menu_action);
 
   gtk_widget_class_install_action (widget_class, "flamegraph.zoom-in", NULL, zoom_in_action);
   gtk_widget_class_install_action (widget_class, "flamegraph.zoom-out", NULL, zoom_out_action);
@@ -225,5 +282,10 @@ _smprof_flame_graph_init_input (SmprofFlameGraph *self)
   click = gtk_gesture_click_new ();
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_PRIMARY);
   g_signal_connect_object (click, "released", G_CALLBACK (released_cb), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
+
+  click = gtk_gesture_click_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_SECONDARY);
+  g_signal_connect_object (click, "pressed", G_CALLBACK (secondary_pressed_cb), self, G_CONNECT_SWAPPED);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
 }

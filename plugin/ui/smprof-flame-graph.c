@@ -86,6 +86,11 @@ smprof_flame_graph_size_allocate (GtkWidget *widget,
 {
   SmprofFlameGraph *self = SMPROF_FLAME_GRAPH (widget);
 
+  /* The context menu, a popover, goes with the frame it points to. */
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_POPOVER (child))
+      gtk_popover_present (GTK_POPOVER (child));
+
   if (width == self->rendered_width && height == self->rendered_height)
     return;
 
@@ -292,6 +297,10 @@ static void
 smprof_flame_graph_dispose (GObject *object)
 {
   SmprofFlameGraph *self = SMPROF_FLAME_GRAPH (object);
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
 
   g_clear_pointer (&self->rendered, gsk_render_node_unref);
   g_clear_pointer (&self->layout, smprof_flame_layout_free);

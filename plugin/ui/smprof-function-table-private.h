@@ -8,6 +8,7 @@
 
 #include "smprof-function-item.h"
 #include "smprof-function-table.h"
+#include "smprof-step-stats.h"
 
 G_BEGIN_DECLS
 
@@ -69,6 +70,8 @@ struct _SmprofFunctionTable
   GtkColumnViewColumn *per_step_column;
   GtkColumnViewColumn *callers_cumtime_column;
   GtkColumnViewColumn *callees_cumtime_column;
+  GtkColumnViewColumn *callers_ncalls_column;
+  GtkColumnViewColumn *callees_ncalls_column;
 };
 
 enum {
@@ -87,6 +90,11 @@ enum {
 };
 
 extern GParamSpec *_smprof_function_table_properties[N_PROPS];
+
+/* smprof-function-table-menu.c */
+void _smprof_function_table_class_init_menu      (GtkWidgetClass      *widget_class);
+void _smprof_function_table_init_menu            (SmprofFunctionTable *self);
+void _smprof_function_table_update_count_columns (SmprofFunctionTable *self);
 
 /* smprof-function-table-steps.c */
 void _smprof_function_table_apply_steps         (SmprofFunctionTable *self,

@@ -409,6 +409,7 @@ smprof_function_table_class_init (SmprofFunctionTableClass *klass)
   gtk_widget_class_install_action (widget_class, "function-table.hide-related", NULL, hide_related_action);
   gtk_widget_class_install_action (widget_class, "functions.filter", NULL, focus_filter_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "functions.filter", NULL);
+  _smprof_function_table_class_init_menu (widget_class);
 
   gtk_widget_class_set_css_name (widget_class, "smproffunctions");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
@@ -418,6 +419,7 @@ static void
 smprof_function_table_init (SmprofFunctionTable *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  _smprof_function_table_init_menu (self);
 
   self->rows_by_func = g_hash_table_new_full (NULL, NULL, NULL, g_object_unref);
   self->step_index = g_hash_table_new (NULL, NULL);
@@ -526,6 +528,7 @@ smprof_function_table_set_profile (SmprofFunctionTable *self,
   g_clear_pointer (&self->rows_by_func, g_hash_table_unref);
   self->rows_by_func = g_steal_pointer (&rows);
 
+  _smprof_function_table_update_count_columns (self);
   gtk_widget_set_visible (GTK_WIDGET (self->note_label),
                           profile != NULL && smprof_profile_get_profiler (profile) == SMPROF_PROFILER_PYINSTRUMENT);
   gtk_label_set_label (self->note_label,

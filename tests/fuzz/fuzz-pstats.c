@@ -160,7 +160,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
 
   tree = smprof_call_tree_new_estimated (profile);
   FUZZ_CHECK (smprof_call_tree_get_n_nodes (tree) >= 1);
-  FUZZ_CHECK (smprof_call_tree_get_n_nodes (tree) <= SMPROF_ESTIMATED_TREE_MAX_NODES + 1);
+  FUZZ_CHECK (smprof_call_tree_get_n_nodes (tree) <=
+              SMPROF_ESTIMATED_TREE_MAX_NODES + 2 + smprof_cprofile_profile_get_n_entries (profile));
 
   return 0;
 }

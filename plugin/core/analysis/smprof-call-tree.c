@@ -157,19 +157,23 @@ smprof_call_tree_merge (SmprofCallTree *self,
     }
 }
 
+/* Ties go by function key, so the order the tree was built in never shows. */
 static int
 compare_by_total (gconstpointer a,
                   gconstpointer b,
                   gpointer      user_data)
 {
-  GArray *nodes = user_data;
-  double x = g_array_index (nodes, SmprofCallTreeNode, *(const guint32 *) a).total;
-  double y = g_array_index (nodes, SmprofCallTreeNode, *(const guint32 *) b).total;
+  SmprofCallTree *self = user_data;
+  const SmprofCallTreeNode *x = &g_array_index (self->nodes, SmprofCallTreeNode, *(const guint32 *) a);
+  const SmprofCallTreeNode *y = &g_array_index (self->nodes, SmprofCallTreeNode, *(const guint32 *) b);
 
-  return x > y ? -1 : x < y ? 1 : 0;
+  if (x->total != y->total)
+    return x->total > y->total ? -1 : 1;
+
+  return smprof_function_keys_compare (self->table, x->func, y->func);
 }
 
-/* Orders every node's children by total time, largest first (stable). */
+/* Orders every node's children by total time, largest first, then by key. */
 void
 smprof_call_tree_sort (SmprofCallTree *self)
 {
@@ -188,7 +192,7 @@ smprof_call_tree_sort (SmprofCallTree *self)
            child = g_array_index (self->nodes, SmprofCallTreeNode, child).next_sibling)
         g_array_append_val (siblings, child);
 
-      g_array_sort_with_data (siblings, compare_by_total, self->nodes);
+      g_array_sort_with_data (siblings, compare_by_total, self);
 
       node->first_child = g_array_index (siblings, guint32, 0);
       for (guint i = 0; i < siblings->len; i++)

@@ -9,6 +9,7 @@
 #include "smprof-aggregate.h"
 #include "smprof-estimated-tree.h"
 #include "smprof-profile-private.h"
+#include "smprof-transform.h"
 
 struct _SmprofProfile
 {
@@ -18,10 +19,12 @@ struct _SmprofProfile
   SmprofProfiler         profiler;
   char                 **node_ids;
   GPtrArray             *records;     /* SmprofRecord, aggregated, in order */
-  SmprofCprofileProfile *cprofile;    /* cProfile only */
+  SmprofCprofileProfile *cprofile;    /* cProfile only, and not transformed */
   SmprofCallTree        *tree;
   GArray                *functions;   /* SmprofFunctionRow */
   double                 total_time;
+  GPtrArray             *transforms;  /* SmprofTransform, applied in order */
+  SmprofProfile         *upright;     /* an inverted profile's tree the right way up */
 };
 
 G_DEFINE_FINAL_TYPE (SmprofProfile, smprof_profile, G_TYPE_OBJECT)
@@ -32,6 +35,8 @@ smprof_profile_finalize (GObject *object)
   SmprofProfile *self = SMPROF_PROFILE (object);
 
   g_clear_pointer (&self->tree, smprof_call_tree_free);
+  g_clear_pointer (&self->transforms, g_ptr_array_unref);
+  g_clear_object (&self->upright);
   g_clear_pointer (&self->cprofile, smprof_cprofile_profile_free);
   g_clear_pointer (&self->functions, g_array_unref);
   g_clear_pointer (&self->records, g_ptr_array_unref);
@@ -51,15 +56,24 @@ static void
 smprof_profile_init (SmprofProfile *self)
 {
   self->functions = g_array_new (FALSE, FALSE, sizeof (SmprofFunctionRow));
+  self->transforms = g_ptr_array_new_with_free_func ((GDestroyNotify) smprof_transform_unref);
 }
 
 /* A function's total in a sampled tree counts each stack once: a frame whose
- * function is already on the stack above it is inside that outer frame's time. */
+ * function is already on the stack above it is inside that outer frame's time.
+ * @counted: (nullable): rows whose call counts still hold, or %NULL. */
 static void
-build_rows_from_tree (SmprofProfile *self)
+build_rows_from_tree (SmprofProfile *self,
+                      SmprofProfile *counted)
 {
   guint n_nodes = smprof_call_tree_get_n_nodes (self->tree);
+  SmprofFunctionKeys *table = smprof_call_tree_get_table (self->tree);
   g_autoptr(GHashTable) row_of_func = g_hash_table_new (NULL, NULL);
+  g_autoptr(GHashTable) counts = g_hash_table_new (NULL, NULL);
+
+  for (guint i = 0; counted != NULL && i < counted->functions->len; i++)
+    g_hash_table_insert (counts, GUINT_TO_POINTER (g_array_index (counted->functions, SmprofFunctionRow, i).func + 1),
+                         &g_array_index (counted->functions, SmprofFunctionRow, i));
 
   for (guint32 i = 1; i < n_nodes; i++)
     {
@@ -68,9 +82,20 @@ build_rows_from_tree (SmprofProfile *self)
       SmprofFunctionRow *row;
       gboolean nested = FALSE;
 
+      /* The frame of time an estimate could not place is not a function. */
+      if (smprof_function_is_unattributed (table, node->func))
+        continue;
+
       if (found == NULL)
         {
+          const SmprofFunctionRow *before = g_hash_table_lookup (counts, GUINT_TO_POINTER (node->func + 1));
           SmprofFunctionRow fresh = { node->func, -1, -1, 0, 0 };
+
+          if (before != NULL)
+            {
+              fresh.ncalls = before->ncalls;
+              fresh.pcalls = before->pcalls;
+            }
 
           g_array_append_val (self->functions, fresh);
           found = GUINT_TO_POINTER (self->functions->len);
@@ -88,50 +113,15 @@ build_rows_from_tree (SmprofProfile *self)
     }
 }
 
-/* Each interval's tree is estimated from its own call graph and the trees are
- * merged: the frames running when an interval's profiler started differ from
- * interval to interval, and in a merged graph they could no longer be told
- * apart from ordinary calls. */
-static SmprofCallTree *
-build_estimated_tree (SmprofJob *job,
-                      GPtrArray *records)
-{
-  SmprofFunctionKeys *table = smprof_job_get_function_keys (job);
-  SmprofCallTree     *tree = smprof_call_tree_new (table);
-
-  for (guint i = 0; i < records->len; i++)
-    {
-      const SmprofRecord *record = g_ptr_array_index (records, i);
-      g_autoptr(SmprofCprofileProfile) one = NULL;
-      g_autoptr(SmprofCallTree) part = NULL;
-
-      if (record->pstats == NULL)
-        continue;
-
-      one = smprof_cprofile_profile_new (table);
-      smprof_cprofile_profile_add (one, record->pstats);
-      part = smprof_call_tree_new_estimated (one);
-      smprof_call_tree_merge (tree, part);
-    }
-
-  smprof_call_tree_sort (tree);
-
-  return tree;
-}
-
-/* Takes @cprofile: the function rows come from it, the tree from the records
- * one by one (@per_interval) or, where that would cost time in proportion to
- * the number of records (the range index's interactive sums), from the merged
- * graph, a coarser estimate. */
+/* Takes @cprofile: the function rows and the estimated tree come from it
+ * alone, so the tree of a selection is the same however its stats were summed
+ * (record by record here, by the range index's prefix sums in the viewer). */
 static void
 finish_cprofile (SmprofProfile         *self,
-                 SmprofCprofileProfile *cprofile,
-                 gboolean               per_interval)
+                 SmprofCprofileProfile *cprofile)
 {
   self->cprofile = cprofile;
-  self->tree = per_interval
-               ? build_estimated_tree (self->job, self->records)
-               : smprof_call_tree_new_estimated (cprofile);
+  self->tree = smprof_call_tree_new_estimated (cprofile);
   self->total_time = smprof_cprofile_profile_get_total_tt (self->cprofile);
 
   for (guint i = 0; i < smprof_cprofile_profile_get_n_entries (self->cprofile); i++)
@@ -150,7 +140,7 @@ finish_pyinstrument (SmprofProfile  *self,
 {
   self->tree = tree;
   self->total_time = smprof_call_tree_get_node (self->tree, SMPROF_CALL_TREE_ROOT)->total;
-  build_rows_from_tree (self);
+  build_rows_from_tree (self, NULL);
 }
 
 /**
@@ -186,7 +176,7 @@ smprof_profile_new (SmprofJob          *job,
   self->records = smprof_aggregate_loaded (records);
 
   if (profiler == SMPROF_PROFILER_CPROFILE)
-    finish_cprofile (self, smprof_aggregate_cprofile (job, self->records), TRUE);
+    finish_cprofile (self, smprof_aggregate_cprofile (job, self->records));
   else
     finish_pyinstrument (self, smprof_aggregate_pyinstrument (job, self->records));
 
@@ -227,11 +217,151 @@ _smprof_profile_new_summed (SmprofJob             *job,
   self->records = records;
 
   if (profiler == SMPROF_PROFILER_CPROFILE)
-    finish_cprofile (self, cprofile, FALSE);
+    finish_cprofile (self, cprofile);
   else
     finish_pyinstrument (self, tree);
 
   return self;
+}
+
+/**
+ * smprof_profile_new_transformed:
+ * @base: a profile, maybe transformed already
+ * @transforms: (element-type SmprofTransform) (nullable): what to apply to
+ *   @base's tree, in order
+ * @inverted: whether the tree is to be read bottom-up
+ *
+ * The same selection, its call tree reshaped: each transform applies to the
+ * tree the previous one left (those of @base first), and the inverted tree,
+ * if asked for, is made from the result. The function table follows the
+ * reshaped tree: self time summed over a function's frames, cumulative time
+ * over its outermost ones; call counts stay where every call of the function
+ * is still there (not after a focus), and are unknown (-1) otherwise. An
+ * inverted profile's table, callers and callees are those of its tree the
+ * right way up.
+ *
+ * Returns: (transfer full): the new profile
+ */
+SmprofProfile *
+smprof_profile_new_transformed (SmprofProfile *base,
+                                GPtrArray     *transforms,
+                                gboolean       inverted)
+{
+  SmprofProfile *self;
+  SmprofCallTree *tree;
+  gboolean counts_hold = TRUE;
+
+  g_return_val_if_fail (SMPROF_IS_PROFILE (base), NULL);
+
+  if (base->upright != NULL)
+    base = base->upright;
+
+  if (transforms == NULL || transforms->len == 0)
+    {
+      if (!inverted)
+        return g_object_ref (base);
+    }
+
+  self = g_object_new (SMPROF_TYPE_PROFILE, NULL);
+  self->job = g_object_ref (base->job);
+  self->profiler = base->profiler;
+  self->node_ids = g_strdupv (base->node_ids);
+  self->records = g_ptr_array_ref (base->records);
+
+  for (guint i = 0; i < base->transforms->len; i++)
+    g_ptr_array_add (self->transforms, smprof_transform_ref (g_ptr_array_index (base->transforms, i)));
+
+  if (transforms != NULL && transforms->len > 0)
+    {
+      tree = smprof_transform_apply (g_ptr_array_index (transforms, 0), base->tree);
+      for (guint i = 0; i < transforms->len; i++)
+        {
+          SmprofTransform *transform = g_ptr_array_index (transforms, i);
+
+          if (i > 0)
+            {
+              SmprofCallTree *next = smprof_transform_apply (transform, tree);
+
+              smprof_call_tree_free (tree);
+              tree = next;
+            }
+          counts_hold &= !smprof_transform_changes_calls (transform);
+          g_ptr_array_add (self->transforms, smprof_transform_ref (transform));
+        }
+
+      self->tree = tree;
+      self->total_time = smprof_call_tree_get_node (tree, SMPROF_CALL_TREE_ROOT)->total;
+      for (guint i = 0; i < base->transforms->len; i++)
+        counts_hold &= !smprof_transform_changes_calls (g_ptr_array_index (base->transforms, i));
+      build_rows_from_tree (self, counts_hold && base->profiler == SMPROF_PROFILER_CPROFILE ? base : NULL);
+    }
+  else
+    {
+      /* Inverting alone: the same rows and totals as @base. */
+      self->tree = smprof_call_tree_new_inverted (base->tree);
+      self->total_time = base->total_time;
+      g_array_append_vals (self->functions, base->functions->data, base->functions->len);
+      self->upright = g_object_ref (base);
+      return self;
+    }
+
+  if (inverted)
+    {
+      SmprofProfile *upright = self;
+
+      self = g_object_new (SMPROF_TYPE_PROFILE, NULL);
+      self->job = g_object_ref (upright->job);
+      self->profiler = upright->profiler;
+      self->node_ids = g_strdupv (upright->node_ids);
+      self->records = g_ptr_array_ref (upright->records);
+      for (guint i = 0; i < upright->transforms->len; i++)
+        g_ptr_array_add (self->transforms, smprof_transform_ref (g_ptr_array_index (upright->transforms, i)));
+      self->tree = smprof_call_tree_new_inverted (upright->tree);
+      self->total_time = upright->total_time;
+      g_array_append_vals (self->functions, upright->functions->data, upright->functions->len);
+      self->upright = upright;
+    }
+
+  return self;
+}
+
+/**
+ * smprof_profile_get_transforms:
+ * @self: a profile
+ *
+ * Returns: (transfer none) (element-type SmprofTransform): the transforms
+ *   applied to the selection's tree, in order; empty for an aggregate
+ */
+GPtrArray *
+smprof_profile_get_transforms (SmprofProfile *self)
+{
+  g_return_val_if_fail (SMPROF_IS_PROFILE (self), NULL);
+
+  return self->transforms;
+}
+
+/* Whether the call tree reads bottom-up: self time at the roots, callers below. */
+gboolean
+smprof_profile_is_inverted (SmprofProfile *self)
+{
+  g_return_val_if_fail (SMPROF_IS_PROFILE (self), FALSE);
+
+  return self->upright != NULL;
+}
+
+/**
+ * smprof_profile_get_upright:
+ * @self: a profile
+ *
+ * Returns: (transfer none): the profile whose tree reads top-down: @self, or
+ *   the one an inverted profile was made from
+ */
+SmprofProfile *
+smprof_profile_get_upright (SmprofProfile *self)
+{
+  g_return_val_if_fail (SMPROF_IS_PROFILE (self), NULL);
+
+  return self->upright != NULL ? self->upright : self;
 }
 
 SmprofJob *
@@ -421,7 +551,7 @@ smprof_profile_dup_callers (SmprofProfile *self,
 {
   g_return_val_if_fail (SMPROF_IS_PROFILE (self), NULL);
 
-  return dup_edges (self, func, TRUE);
+  return dup_edges (smprof_profile_get_upright (self), func, TRUE);
 }
 
 /**
@@ -438,5 +568,5 @@ smprof_profile_dup_callees (SmprofProfile *self,
 {
   g_return_val_if_fail (SMPROF_IS_PROFILE (self), NULL);
 
-  return dup_edges (self, func, FALSE);
+  return dup_edges (smprof_profile_get_upright (self), func, FALSE);
 }

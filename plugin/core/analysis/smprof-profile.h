@@ -56,5 +56,11 @@ GArray                  *smprof_profile_dup_callers     (SmprofProfile      *sel
                                                          guint32             func);
 GArray                  *smprof_profile_dup_callees     (SmprofProfile      *self,
                                                          guint32             func);
+SmprofProfile           *smprof_profile_new_transformed (SmprofProfile      *base,
+                                                         GPtrArray          *transforms,
+                                                         gboolean            inverted);
+GPtrArray               *smprof_profile_get_transforms  (SmprofProfile      *self);
+gboolean                 smprof_profile_is_inverted     (SmprofProfile      *self);
+SmprofProfile           *smprof_profile_get_upright     (SmprofProfile      *self);
 
 G_END_DECLS

@@ -178,6 +178,100 @@ smprof_selection_describe (const SmprofSelection *selection)
 
 /* Natural order, as the viewer lists nodes: "2-algo-3" before "10-algo-11". */
 static int
+compare_steps (gconstpointer a,
+               gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a;
+  gint64 y = *(const gint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* "3–8, 10, 12–13" */
+static void
+append_ranges (GString *out,
+               GArray  *steps)
+{
+  for (guint i = 0; i < steps->len;)
+    {
+      gint64 first = g_array_index (steps, gint64, i);
+      guint j = i;
+
+      while (j + 1 < steps->len && g_array_index (steps, gint64, j + 1) == g_array_index (steps, gint64, j) + 1)
+        j++;
+      if (i > 0)
+        g_string_append (out, ", ");
+      if (j == i)
+        g_string_append_printf (out, "%lld", (long long) first);
+      else
+        g_string_append_printf (out, "%lld–%lld", (long long) first, (long long) g_array_index (steps, gint64, j));
+      i = j + 1;
+    }
+}
+
+/**
+ * smprof_records_describe_steps:
+ * @records: (element-type SmprofRecord): intervals
+ *
+ * What @records cover, in the training's own terms: the steps their start
+ * labels name, mode by mode ("train steps 3–8, eval step 2"), and
+ * pre-step-zero and post-hook-close; never times since the epoch, which
+ * mean nothing to a reader of a report.
+ *
+ * Returns: (transfer full): the description, empty for no records
+ */
+char *
+smprof_records_describe_steps (GPtrArray *records)
+{
+  GString *out = g_string_new (NULL);
+
+  g_return_val_if_fail (records != NULL, g_string_free (out, FALSE));
+
+  for (SmprofMode mode = SMPROF_MODE_TRAIN; mode <= SMPROF_MODE_POST_HOOK_CLOSE; mode++)
+    {
+      g_autoptr(GArray) steps = g_array_new (FALSE, FALSE, sizeof (gint64));
+      gboolean any = FALSE;
+
+      for (guint i = 0; i < records->len; i++)
+        {
+          const SmprofRecord *record = g_ptr_array_index (records, i);
+
+          if (record->name.start_mode != mode)
+            continue;
+          any = TRUE;
+          if (record->name.start_step >= 0 && record->name.start_step != SMPROF_STEP_INFINITY)
+            g_array_append_val (steps, record->name.start_step);
+        }
+      if (!any)
+        continue;
+
+      if (out->len > 0)
+        g_string_append (out, ", ");
+      if (mode == SMPROF_MODE_PRE_STEP_ZERO)
+        g_string_append (out, _("pre-step-zero"));
+      else if (mode == SMPROF_MODE_POST_HOOK_CLOSE)
+        g_string_append (out, _("post-hook-close"));
+      else
+        {
+          guint n = 0;
+
+          g_array_sort (steps, compare_steps);
+          for (guint i = 0; i < steps->len; i++)
+            if (i == 0 || g_array_index (steps, gint64, i) != g_array_index (steps, gint64, n - 1))
+              g_array_index (steps, gint64, n++) = g_array_index (steps, gint64, i);
+          g_array_set_size (steps, n);
+
+          /* TRANSLATORS: a mode (train, eval, ...), then "step" or "steps" and their numbers */
+          g_string_append_printf (out, g_dngettext (GETTEXT_PACKAGE, "%s step ", "%s steps ", MAX (n, 1)),
+                                  smprof_mode_to_string (mode));
+          append_ranges (out, steps);
+        }
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+static int
 compare_ids (gconstpointer a,
              gconstpointer b)
 {

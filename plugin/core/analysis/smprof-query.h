@@ -46,6 +46,7 @@ void     smprof_selection_init_step    (SmprofSelection       *selection,
 gboolean smprof_selection_matches      (const SmprofSelection *selection,
                                         const SmprofRecord    *record);
 char    *smprof_selection_describe     (const SmprofSelection *selection);
+char    *smprof_records_describe_steps (GPtrArray             *records);
 
 typedef enum
 {

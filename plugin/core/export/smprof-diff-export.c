@@ -13,6 +13,7 @@
 #include "smprof-diff-export.h"
 #include "smprof-export-private.h"
 #include "smprof-json-writer.h"
+#include "smprof-query.h"
 #include "smprof-stats-json.h"
 
 /**
@@ -158,7 +159,7 @@ write_frame_values (SmprofJsonWriter         *writer,
  * @cancellable: (nullable): a #GCancellable
  * @error: a location for a #GError, or %NULL
  *
- * Writes `{"profiler", "normalize", "estimated", "a": {...}, "b": {...},
+ * Writes `{"profiler", "normalize", "normalize_requested", "estimated", "a": {...}, "b": {...},
  * "functions": [...], "tree": [...]}`: each side's selection, nodes,
  * intervals, step count, divisor and total time; per function its key, the
  * sides it is in, and "a", "b", "delta" (B − A) and "ratio" (B / A, null when
@@ -186,6 +187,8 @@ smprof_diff_write_json (SmprofDiff                     *diff,
   smprof_json_writer_string (writer, smprof_profiler_to_string (smprof_profile_get_profiler (a)));
   smprof_json_writer_member (writer, "normalize");
   smprof_json_writer_string (writer, smprof_diff_normalize_to_string (smprof_diff_get_normalize (diff)));
+  smprof_json_writer_member (writer, "normalize_requested");
+  smprof_json_writer_string (writer, smprof_diff_normalize_to_string (smprof_diff_get_requested_normalize (diff)));
   smprof_json_writer_member (writer, "estimated");
   smprof_json_writer_boolean (writer, smprof_profile_is_estimated (a));
   smprof_json_writer_member (writer, "a");
@@ -464,6 +467,8 @@ style_describe (guint32   node,
     g_string_append_printf (out, " · %s", _("only in B"));
 }
 
+/* "A: train steps 3–5 (0-algo-1, 6 intervals, 1.234 s)": a side named by its
+ * label, or by its steps when it has none (a time range), with its total. */
 static char *
 dup_side_line (SmprofDiff     *diff,
                SmprofDiffSide  side,
@@ -471,11 +476,34 @@ dup_side_line (SmprofDiff     *diff,
 {
   SmprofProfile *profile = smprof_diff_get_profile (diff, side);
   g_autofree char *nodes = g_strjoinv (", ", (char **) smprof_profile_get_node_ids (profile));
+  g_autofree char *steps = label == NULL ? smprof_records_describe_steps (smprof_profile_get_records (profile)) : NULL;
   guint n = smprof_profile_get_records (profile)->len;
   g_autofree char *intervals = g_strdup_printf (ngettext ("%u interval", "%u intervals", n), n);
+  char number[G_ASCII_DTOSTR_BUF_SIZE];
 
-  return g_strdup_printf ("%s: %s (%s, %s)", side == SMPROF_DIFF_A ? "A" : "B",
-                          label != NULL ? label : "", nodes, intervals);
+  return g_strdup_printf ("%s: %s (%s, %s, %s s)", side == SMPROF_DIFF_A ? "A" : "B",
+                          label != NULL ? label : steps, nodes, intervals,
+                          g_ascii_formatd (number, sizeof number, "%.3f", smprof_profile_get_total_time (profile)));
+}
+
+/* What the colours and outlines of the differential graph mean. */
+static SmprofFlameLegend *
+new_diff_legend (double min_delta)
+{
+  SmprofFlameLegend *legend = smprof_flame_legend_new (_("Colour: B − A:"));
+  static const double slower[3] = { 1.0, 0.55, 0.55 };
+  static const double faster[3] = { 0.55, 0.55, 1.0 };
+  static const double same[3] = { 0.84, 0.84, 0.84 };
+  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+  g_autofree char *under = g_strdup_printf (_("change under %s ms"),
+                                            g_ascii_formatd (buffer, sizeof buffer, "%.3f", min_delta * 1000));
+
+  smprof_flame_legend_add (legend, slower, FALSE, _("slower in B"));
+  smprof_flame_legend_add (legend, faster, FALSE, _("faster in B"));
+  smprof_flame_legend_add (legend, same, FALSE, under);
+  smprof_flame_legend_add (legend, same, TRUE, _("only in A (A’s width)"));
+
+  return legend;
 }
 
 /**
@@ -508,6 +536,7 @@ smprof_diff_write_svg (SmprofDiff                     *diff,
   g_autofree char *note = NULL;
   g_autoptr(GString) per = g_string_new (NULL);
   g_autoptr(SmprofFlameLayout) layout = NULL;
+  g_autoptr(SmprofFlameLegend) legend = new_diff_legend (options->min_delta);
   SmprofFlameRenderOptions render = {
     .title = options->title != NULL ? options->title : _("Differential flame graph"),
     .direction = options->direction,
@@ -524,6 +553,7 @@ smprof_diff_write_svg (SmprofDiff                     *diff,
     case SMPROF_DIFF_NORMALIZE_INTERVAL:
       g_string_append_printf (per, " · %s", _("per interval"));
       break;
+    case SMPROF_DIFF_NORMALIZE_AUTO: /* resolved by smprof_diff_new() */
     case SMPROF_DIFF_NORMALIZE_NONE:
     default:
       break;
@@ -537,6 +567,7 @@ smprof_diff_write_svg (SmprofDiff                     *diff,
                           ? _(" · call trees estimated from cProfile’s call graph") : "");
   render.subtitle = subtitle;
   render.note = note;
+  render.legend = legend;
 
   layout = smprof_flame_layout_new (smprof_diff_get_tree (diff), SMPROF_CALL_TREE_ROOT,
                                     options->min_frame_width / smprof_flame_render_get_frames_width (&render));

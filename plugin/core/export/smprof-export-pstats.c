@@ -209,7 +209,9 @@ tally (SampledTally *into,
  * not inside a frame of the same function, its time as its self time and its
  * cumulative time as the time of those outer frames, as the Functions table
  * sums them. A caller's figures are the same over the frames it called, where
- * a call is primitive unless the same caller → callee call runs above it. */
+ * a call is primitive unless the same caller → callee call runs above it.
+ * A reshaped cProfile profile (smprof_profile_new_transformed()) is written
+ * the same way from its reshaped tree, with the calls its table still knows. */
 static GArray *
 tally_sampled (SmprofProfile *profile)
 {
@@ -242,7 +244,9 @@ tally_sampled (SmprofProfile *profile)
       guint32 found;
       SampledTally *by_caller;
 
-      g_assert (row != SMPROF_U64_MAP_NONE);
+      /* The frame of time an estimate could not place is no function. */
+      if (row == SMPROF_U64_MAP_NONE)
+        continue;
       entry = &g_array_index (entries, SampledEntry, row);
       tally (&entry->own, runs_above (tree, i, SMPROF_CALL_TREE_NONE, node->func), node->self, node->total);
 
@@ -250,6 +254,8 @@ tally_sampled (SmprofProfile *profile)
         continue;
 
       caller = smprof_call_tree_get_node (tree, node->parent)->func;
+      if (smprof_u64_map_lookup (&row_of_func, caller) == SMPROF_U64_MAP_NONE)
+        continue;
       found = smprof_u64_map_lookup_or_insert (&caller_index, (guint64) row << 32 | caller, entry->callers->len);
       if (found == SMPROF_U64_MAP_NONE)
         {
@@ -280,9 +286,14 @@ write_sampled (SmprofProfile  *profile,
   for (guint i = 0; i < entries->len; i++)
     {
       const SampledEntry *entry = &g_array_index (entries, SampledEntry, i);
+      const SmprofFunctionRow *row = smprof_profile_get_function (profile, i);
 
-      put_entry_head (out, table, entry->own.func, entry->own.outermost, entry->own.contexts,
-                      entry->own.self_time, entry->own.time);
+      /* A reshaped cProfile profile still knows a function's calls. */
+      if (row->ncalls >= 0)
+        put_entry_head (out, table, entry->own.func, row->pcalls, row->ncalls, entry->own.self_time, entry->own.time);
+      else
+        put_entry_head (out, table, entry->own.func, entry->own.outermost, entry->own.contexts,
+                        entry->own.self_time, entry->own.time);
       for (guint c = 0; c < entry->callers->len; c++)
         {
           const SampledTally *caller = &g_array_index (entry->callers, SampledTally, c);
@@ -306,8 +317,12 @@ smprof_export_write_pstats (SmprofProfile  *profile,
                             GCancellable   *cancellable,
                             GError        **error)
 {
-  SmprofCprofileProfile *stats = smprof_profile_get_cprofile (profile);
+  SmprofCprofileProfile *stats;
 
+  /* The function table and its callers do not depend on which way up the
+   * tree is read. */
+  profile = smprof_profile_get_upright (profile);
+  stats = smprof_profile_get_cprofile (profile);
   if (stats != NULL)
     return write_cprofile (stats, stream, cancellable, error);
 

@@ -439,15 +439,7 @@ smprof_export_write_json (SmprofProfile  *profile,
   SmprofJsonWriter *writer = smprof_json_writer_new (FALSE);
   g_autofree char *text = NULL;
 
-  if (smprof_profile_get_profiler (profile) == SMPROF_PROFILER_CPROFILE)
-    smprof_stats_json_write_cprofile (writer, smprof_profile_get_cprofile (profile),
-                                      smprof_profile_get_node_ids (profile),
-                                      smprof_profile_get_records (profile),
-                                      SMPROF_SORT_NONE, -1);
-  else
-    smprof_stats_json_write_pyinstrument (writer, smprof_profile_get_call_tree (profile),
-                                          smprof_profile_get_node_ids (profile),
-                                          smprof_profile_get_records (profile));
+  smprof_stats_json_write_profile (writer, profile, SMPROF_SORT_NONE, -1, FALSE);
 
   text = smprof_json_writer_free_to_string (writer);
 

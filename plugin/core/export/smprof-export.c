@@ -12,11 +12,15 @@
 #include <string.h>
 
 #include "smprof-export-private.h"
+#include "smprof-query.h"
+#include "smprof-transform.h"
 
 G_DEFINE_QUARK (smprof-export-error-quark, smprof_export_error)
 
 #define MIN_WIDTH_PX 100.0
 #define MAX_WIDTH_PX 16384.0
+/* A PDF page is the picture with a margin around it, for printing. */
+#define PDF_MARGIN   36.0
 
 static const struct
 {
@@ -122,13 +126,28 @@ short_location (char *location)
   return g_strconcat (parts[n - 2], G_DIR_SEPARATOR_S, parts[n - 1], NULL);
 }
 
+/* "2.031 s", "87.4 ms": a total for a heading. */
+static char *
+dup_total (double seconds)
+{
+  char number[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (seconds >= 1)
+    return g_strdup_printf (_("%s s"), g_ascii_formatd (number, sizeof number, "%.3f", seconds));
+  return g_strdup_printf (_("%s ms"), g_ascii_formatd (number, sizeof number, "%.1f", seconds * 1000));
+}
+
 /**
  * smprof_export_dup_subtitle:
  * @profile: a profile
- * @selection: (nullable): what was selected, in words
+ * @selection: (nullable): what was selected, in words; %NULL to say it by
+ *   the steps and modes of the intervals (what a time range selected)
  *
- * Returns: (transfer full): a line naming the job, the nodes, the selection
- *   and the number of intervals
+ * The job, the profiler and the nodes, the selection, the number of
+ * intervals and the total time, separated by " · " (where a picture too narrow
+ * for one line wraps it).
+ *
+ * Returns: (transfer full): the subtitle
  */
 char *
 smprof_export_dup_subtitle (SmprofProfile *profile,
@@ -137,6 +156,8 @@ smprof_export_dup_subtitle (SmprofProfile *profile,
   SmprofJob *job;
   g_autofree char *location = NULL;
   g_autofree char *nodes = NULL;
+  g_autofree char *steps = NULL;
+  g_autofree char *total = NULL;
   GString *out;
   guint n_records;
 
@@ -146,16 +167,51 @@ smprof_export_dup_subtitle (SmprofProfile *profile,
   location = short_location (smprof_source_dup_location (smprof_job_get_source (job)));
   nodes = g_strjoinv (", ", (char **) smprof_profile_get_node_ids (profile));
   n_records = smprof_profile_get_records (profile)->len;
+  total = dup_total (smprof_profile_get_total_time (profile));
 
   out = g_string_new (location);
   g_string_append_printf (out, " · %s ", smprof_profiler_to_string (smprof_profile_get_profiler (profile)));
   g_string_append_printf (out, ngettext ("on node %s", "on nodes %s",
                                          g_strv_length ((char **) smprof_profile_get_node_ids (profile))),
                           nodes);
-  if (selection != NULL)
-    g_string_append_printf (out, " · %s", selection);
   g_string_append (out, " · ");
+  if (selection == NULL)
+    selection = steps = smprof_records_describe_steps (smprof_profile_get_records (profile));
+  if (*selection != '\0')
+    g_string_append_printf (out, "%s · ", selection);
   g_string_append_printf (out, ngettext ("%u interval", "%u intervals", n_records), n_records);
+  /* TRANSLATORS: the total time of a picture's selection, such as "2.031 s" */
+  g_string_append_printf (out, _(" · total %s"), total);
+
+  return g_string_free (out, FALSE);
+}
+
+/**
+ * smprof_export_dup_reshaping:
+ * @profile: a profile
+ *
+ * Returns: (transfer full) (nullable): the transforms @profile's tree went
+ *   through, in order ("Merge … › Hide library frames"), or %NULL
+ */
+char *
+smprof_export_dup_reshaping (SmprofProfile *profile)
+{
+  GPtrArray *transforms = smprof_profile_get_transforms (profile);
+  SmprofFunctionKeys *table = smprof_call_tree_get_table (smprof_profile_get_call_tree (profile));
+  GString *out;
+
+  if (transforms->len == 0 && !smprof_profile_is_inverted (profile))
+    return NULL;
+
+  out = g_string_new (NULL);
+  for (guint i = 0; i < transforms->len; i++)
+    {
+      g_autofree char *text = smprof_transform_describe (g_ptr_array_index (transforms, i), table);
+
+      g_string_append_printf (out, "%s%s", i == 0 ? "" : " › ", text);
+    }
+  if (smprof_profile_is_inverted (profile))
+    g_string_append_printf (out, "%s%s", transforms->len == 0 ? "" : " › ", _("Inverted: callers below"));
 
   return g_string_free (out, FALSE);
 }
@@ -188,88 +244,16 @@ smprof_export_dup_frame_label (SmprofFunctionKeys *table,
                           smprof_function_keys_get_line (table, func));
 }
 
-/* A frame's weight: its self time for a sampled tree. An estimated cProfile
- * tree has frames' times but not their self times, and its root frames can
- * overlap (every frame already running when an interval's profiler started is
- * a root), so there each function's tottime, which cProfile measured, is split
- * among its frames in proportion to their estimated time. The weights then add
- * up to the profile's total time and, per function, to its tottime. */
-typedef struct
-{
-  guint32 func;
-  double  tottime;
-} Orphan;
-
-static double *
-dup_frame_weights (SmprofProfile *profile,
-                   GArray        *orphans)
-{
-  SmprofCallTree *tree = smprof_profile_get_call_tree (profile);
-  SmprofCprofileProfile *stats = smprof_profile_get_cprofile (profile);
-  guint n_nodes = smprof_call_tree_get_n_nodes (tree);
-  guint n_funcs = smprof_function_keys_get_size (smprof_call_tree_get_table (tree));
-  double *weights = g_new0 (double, n_nodes);
-  g_autofree double *tottime = NULL;    /* per function id */
-  g_autofree double *in_tree = NULL;    /* per function id: its frames' time */
-
-  if (stats == NULL)
-    {
-      for (guint32 i = 1; i < n_nodes; i++)
-        weights[i] = smprof_call_tree_get_node (tree, i)->self;
-      return weights;
-    }
-
-  tottime = g_new0 (double, n_funcs);
-  in_tree = g_new0 (double, n_funcs);
-
-  for (guint i = 0; i < smprof_cprofile_profile_get_n_entries (stats); i++)
-    {
-      const SmprofProfileEntry *entry = smprof_cprofile_profile_get_entry (stats, i);
-
-      tottime[entry->func] += entry->tt;
-    }
-
-  for (guint32 i = 1; i < n_nodes; i++)
-    {
-      const SmprofCallTreeNode *node = smprof_call_tree_get_node (tree, i);
-
-      in_tree[node->func] += MAX (node->total, 0.0);
-    }
-
-  for (guint32 i = 1; i < n_nodes; i++)
-    {
-      const SmprofCallTreeNode *node = smprof_call_tree_get_node (tree, i);
-
-      if (in_tree[node->func] > 0)
-        weights[i] = tottime[node->func] * MAX (node->total, 0.0) / in_tree[node->func];
-    }
-
-  for (guint i = 0; i < smprof_cprofile_profile_get_n_entries (stats); i++)
-    {
-      const SmprofProfileEntry *entry = smprof_cprofile_profile_get_entry (stats, i);
-
-      /* A function the tree never reaches (too little time, or beyond the
-       * tree's bounds) still counts, as a stack of its own. */
-      if (!(in_tree[entry->func] > 0) && entry->tt != 0)
-        {
-          Orphan orphan = { entry->func, entry->tt };
-
-          g_array_append_val (orphans, orphan);
-        }
-    }
-
-  return weights;
-}
-
 /**
  * smprof_export_walk_stacks:
  * @profile: a profile
- * @func: (scope call): called for every frame, parents first, then for each
- *   function the tree does not reach, as a stack of its own
+ * @func: (scope call): called for every frame, parents first
  * @user_data: for @func
  *
- * Gives every stack of @profile's call tree with its weight (see
- * dup_frame_weights()). Iterative, so a deep tree cannot overflow the stack.
+ * Gives every stack of @profile's call tree with its frame's self time, the
+ * tree every view draws: the weights sum to the root frames' time, which is
+ * the profile's total time. Iterative, so a deep tree cannot overflow the
+ * stack.
  *
  * Returns: %FALSE when @func stopped the walk
  */
@@ -280,8 +264,6 @@ smprof_export_walk_stacks (SmprofProfile   *profile,
 {
   SmprofCallTree *tree = smprof_profile_get_call_tree (profile);
   g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_autoptr(GArray) orphans = g_array_new (FALSE, FALSE, sizeof (Orphan));
-  g_autofree double *weights = dup_frame_weights (profile, orphans);
   guint32 current = smprof_call_tree_get_node (tree, SMPROF_CALL_TREE_ROOT)->first_child;
 
   while (current != SMPROF_CALL_TREE_NONE)
@@ -289,7 +271,7 @@ smprof_export_walk_stacks (SmprofProfile   *profile,
       const SmprofCallTreeNode *node = smprof_call_tree_get_node (tree, current);
 
       g_array_append_val (path, node->func);
-      if (!func ((const guint32 *) (gpointer) path->data, path->len, weights[current], user_data))
+      if (!func ((const guint32 *) (gpointer) path->data, path->len, node->self, user_data))
         return FALSE;
 
       if (node->first_child != SMPROF_CALL_TREE_NONE)
@@ -319,14 +301,6 @@ smprof_export_walk_stacks (SmprofProfile   *profile,
         }
     }
 
-  for (guint i = 0; i < orphans->len; i++)
-    {
-      const Orphan *orphan = &g_array_index (orphans, Orphan, i);
-
-      if (!func (&orphan->func, 1, orphan->tottime, user_data))
-        return FALSE;
-    }
-
   return TRUE;
 }
 
@@ -335,7 +309,7 @@ smprof_export_walk_stacks (SmprofProfile   *profile,
  * @profile: a profile
  *
  * The same selection, one profile per node, for the formats that keep nodes
- * apart. A one-node profile is its own node profile.
+ * apart, reshaped as @profile is. A one-node profile is its own node profile.
  *
  * Returns: (transfer full) (element-type SmprofProfile): one profile per node
  *   that has records, in the order of the profile's node ids
@@ -367,9 +341,16 @@ smprof_export_dup_node_profiles (SmprofProfile *profile)
         }
 
       if (mine->len > 0)
-        g_ptr_array_add (profiles, smprof_profile_new (smprof_profile_get_job (profile),
-                                                       smprof_profile_get_profiler (profile),
-                                                       one, mine));
+        {
+          g_autoptr(SmprofProfile) aggregate = smprof_profile_new (smprof_profile_get_job (profile),
+                                                                   smprof_profile_get_profiler (profile),
+                                                                   one, mine);
+
+          /* Reshaped as the whole selection is. */
+          g_ptr_array_add (profiles, smprof_profile_new_transformed (aggregate,
+                                                                     smprof_profile_get_transforms (profile),
+                                                                     smprof_profile_is_inverted (profile)));
+        }
     }
 
   return profiles;
@@ -432,6 +413,8 @@ write_picture (SmprofProfile              *profile,
   SmprofCallTree *tree = smprof_profile_get_call_tree (profile);
   g_autoptr(SmprofFlameLayout) layout = NULL;
   g_autofree char *subtitle = smprof_export_dup_subtitle (profile, options->selection);
+  g_autofree char *reshaping = smprof_export_dup_reshaping (profile);
+  g_autofree char *note = NULL;
   SmprofFlameRenderOptions render;
   CairoSink sink = { stream, cancellable, NULL };
   cairo_surface_t *surface;
@@ -452,10 +435,17 @@ write_picture (SmprofProfile              *profile,
       subtitle = zoomed;
     }
 
+  /* What the tree is, then how it was reshaped, each a line of the note. */
+  if (smprof_profile_is_estimated (profile))
+    note = reshaping != NULL ? g_strdup_printf ("%s\n%s", _("Call tree estimated from cProfile’s call graph"), reshaping)
+                             : g_strdup (_("Call tree estimated from cProfile’s call graph"));
+  else
+    note = g_steal_pointer (&reshaping);
+
   render = (SmprofFlameRenderOptions) {
     .title = options->title,
     .subtitle = subtitle,
-    .note = smprof_profile_is_estimated (profile) ? _("Call tree estimated from cProfile’s call graph") : NULL,
+    .note = note,
     .direction = options->direction,
     .width = options->width,
     .dark = options->dark,
@@ -476,9 +466,19 @@ write_picture (SmprofProfile              *profile,
   if (format == SMPROF_EXPORT_PNG)
     surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int) ceil (options->width), (int) height);
   else
-    surface = cairo_pdf_surface_create_for_stream (cairo_sink_write, &sink, options->width, height);
+    surface = cairo_pdf_surface_create_for_stream (cairo_sink_write, &sink, options->width + 2 * PDF_MARGIN,
+                                                   height + 2 * PDF_MARGIN);
 
   cr = cairo_create (surface);
+  if (format == SMPROF_EXPORT_PDF)
+    {
+      /* The margin is the picture's own background, so the page reads as one. */
+      double grey = options->dark ? 0.14 : 0.98;
+
+      cairo_set_source_rgb (cr, grey, grey, grey);
+      cairo_paint (cr);
+      cairo_translate (cr, PDF_MARGIN, PDF_MARGIN);
+    }
   smprof_flame_render (layout, &render, cr);
   status = cairo_status (cr);
   cairo_destroy (cr);

@@ -86,6 +86,7 @@ const char *smprof_export_format_get_extension   (SmprofExportFormat          fo
 const char *smprof_export_format_get_mime_type   (SmprofExportFormat          format);
 char       *smprof_export_dup_subtitle           (SmprofProfile              *profile,
                                                   const char                 *selection);
+char       *smprof_export_dup_reshaping          (SmprofProfile              *profile);
 char       *smprof_export_dup_frame_label        (SmprofFunctionKeys         *table,
                                                   guint32                     func);
 gboolean    smprof_export_profile                (SmprofProfile              *profile,

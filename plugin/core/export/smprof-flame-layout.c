@@ -414,13 +414,21 @@ stable_hash (const char *text,
   return hash;
 }
 
-/* What shares a colour: the top-level package of an installed module
- * (site-packages/torch/nn/... and site-packages/torch/optim/... alike), the
- * top-level module of the standard library, all built-ins, or else the file. */
-static void
-colour_key (const char  *file,
-            const char **key,
-            gsize       *len)
+/**
+ * smprof_flame_colour_key:
+ * @file: a function's file
+ * @key: (out) (transfer none): what shares a colour, inside @file
+ * @len: (out): its length
+ *
+ * What shares a colour in the default scheme: the top-level package of an
+ * installed module (site-packages/torch/nn/... and site-packages/torch/optim/...
+ * alike), the top-level module of the standard library, all built-ins, or
+ * else the file.
+ */
+void
+smprof_flame_colour_key (const char  *file,
+                         const char **key,
+                         gsize       *len)
 {
   static const char *const markers[] = { "/site-packages/", "/dist-packages/" };
   const char *start = NULL;
@@ -553,7 +561,7 @@ smprof_flame_color_for_func (SmprofFunctionKeys *table,
 
   file = smprof_function_keys_get_file (table, func);
   name = smprof_function_keys_get_name (table, func);
-  colour_key (file, &key, &key_len);
+  smprof_flame_colour_key (file, &key, &key_len);
   package_hash = stable_hash (key, key_len);
   func_hash = stable_hash (name, strlen (name));
 

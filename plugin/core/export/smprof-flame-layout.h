@@ -44,6 +44,9 @@ double                 smprof_flame_layout_match         (SmprofFlameLayout *sel
 
 /* Added for the exports; the widget may use them too. */
 double                 smprof_flame_layout_get_total     (SmprofFlameLayout *self);
+void                   smprof_flame_colour_key           (const char        *file,
+                                                          const char       **key,
+                                                          gsize             *len);
 void                   smprof_flame_layout_get_row       (SmprofFlameLayout *self,
                                                           guint              depth,
                                                           guint             *first,

@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
@@ -205,4 +206,59 @@ smprof_flame_palette_color (SmprofFlamePalette  palette,
     module_color (smprof_function_keys_get_file (table, func), smprof_function_keys_get_name (table, func), dark, rgb);
   else
     colorblind_color (smprof_function_keys_get_file (table, func), smprof_function_keys_get_name (table, func), dark, rgb);
+}
+
+/**
+ * smprof_flame_palette_dup_group:
+ * @palette: the scheme
+ * @table: the function table
+ * @func: a function id
+ *
+ * What @func shares its colour with under @palette, for a legend: a package
+ * ("torch"), a module of the standard library ("json", "random.py"), a file's
+ * base name, or "built-ins".
+ *
+ * Returns: (transfer full): the group's name
+ */
+char *
+smprof_flame_palette_dup_group (SmprofFlamePalette  palette,
+                                SmprofFunctionKeys *table,
+                                guint32             func)
+{
+  const char *file;
+  g_autofree char *package = NULL;
+
+  g_return_val_if_fail (table != NULL, NULL);
+
+  if (func >= smprof_function_keys_get_size (table))
+    return g_strdup ("?");
+
+  file = smprof_function_keys_get_file (table, func);
+  if (strcmp (file, "~") == 0)
+    return g_strdup (_("built-ins"));
+
+  if (palette == SMPROF_FLAME_PALETTE_MODULE)
+    return g_path_get_basename (file);
+
+  if (palette == SMPROF_FLAME_PALETTE_COLORBLIND)
+    package = dup_package (file);
+  else
+    {
+      const char *key;
+      gsize len;
+
+      smprof_flame_colour_key (file, &key, &len);
+      package = g_strndup (key, len);
+    }
+
+  /* A file, rather than a package, goes by its base name. */
+  if (strchr (package, '/') != NULL)
+    {
+      char *base = g_path_get_basename (package);
+
+      g_free (package);
+      package = base;
+    }
+
+  return g_steal_pointer (&package);
 }

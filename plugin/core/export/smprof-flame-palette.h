@@ -32,5 +32,8 @@ void        smprof_flame_palette_color       (SmprofFlamePalette  palette,
                                               guint32             func,
                                               gboolean            dark,
                                               double              rgb[3]);
+char       *smprof_flame_palette_dup_group   (SmprofFlamePalette  palette,
+                                              SmprofFunctionKeys *table,
+                                              guint32             func);
 
 G_END_DECLS

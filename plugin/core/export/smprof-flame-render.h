@@ -10,6 +10,7 @@
 #include <gio/gio.h>
 
 #include "smprof-flame-layout.h"
+#include "smprof-flame-legend.h"
 #include "smprof-flame-palette.h"
 
 G_BEGIN_DECLS
@@ -38,12 +39,15 @@ typedef struct
 } SmprofFlameStyle;
 
 /* What goes around the frames. The layout already holds the zoom and the
- * minimum frame width. */
+ * minimum frame width. The subtitle and the note may hold several lines,
+ * separated by newlines. Under the frames, a legend says what the colours
+ * mean: @legend, or with no @style the palette's groups. */
 typedef struct
 {
   const char           *title;
   const char           *subtitle;   /* nullable: the job, nodes and selection */
   const char           *note;       /* nullable: e.g. that the tree is estimated */
+  const SmprofFlameLegend *legend;  /* nullable */
   SmprofFlameDirection  direction;
   double                width;      /* pixels; points in a PDF */
   gboolean              dark;

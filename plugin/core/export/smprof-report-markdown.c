@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "smprof-query.h"
 #include "smprof-report-private.h"
 
 /* A code span in a table cell: no backtick can end it early and no pipe can
@@ -53,6 +54,8 @@ append_facts (GString             *out,
   const char * const *node_ids = smprof_profile_get_node_ids (profile);
   g_autofree char *nodes = g_strjoinv (", ", (char **) node_ids);
   g_autofree char *timer = smprof_report_dup_timer_note (profile);
+  g_autofree char *steps = smprof_records_describe_steps (smprof_profile_get_records (profile));
+  g_autofree char *reshaping = smprof_export_dup_reshaping (profile);
   guint n_records = smprof_profile_get_records (profile)->len;
 
   g_string_append_printf (out, "- **%s** ", _("Job:"));
@@ -61,9 +64,12 @@ append_facts (GString             *out,
                           smprof_profiler_to_string (smprof_profile_get_profiler (profile)));
   g_string_append_printf (out, "- **%s** %s\n", _("Nodes:"), nodes);
   g_string_append_printf (out, "- **%s** %s · ", _("Selection:"),
-                          content->options->selection != NULL ? content->options->selection : _("(not named)"));
+                          content->options->selection != NULL ? content->options->selection : steps);
   g_string_append_printf (out, ngettext ("%u interval", "%u intervals", n_records), n_records);
-  g_string_append_printf (out, "\n- **%s** %.6f s\n", _("Total time:"), smprof_profile_get_total_time (profile));
+  g_string_append_printf (out, "\n- **%s** %s\n", _("Steps:"), steps);
+  if (reshaping != NULL)
+    g_string_append_printf (out, "- **%s** %s\n", _("Call tree reshaped:"), reshaping);
+  g_string_append_printf (out, "- **%s** %.6f s\n", _("Total time:"), smprof_profile_get_total_time (profile));
   g_string_append_printf (out, "- **%s** %s\n", _("Timer:"), timer);
   if (smprof_profile_is_estimated (profile))
     g_string_append_printf (out, "- **%s** %s\n", _("Flame graph:"),
@@ -120,32 +126,46 @@ append_top_functions (GString             *out,
   g_string_append_c (out, '\n');
 }
 
+/* The rules' text and the outliers and stragglers, the one that stands out most first. */
 static void
 append_steps (GString             *out,
               SmprofReportContent *content)
 {
   SmprofStepStats *steps = content->steps;
-  g_autoptr(GArray) outliers = smprof_report_outlier_steps (steps);
+  g_autoptr(GArray) flagged = smprof_report_outlier_steps (steps);
+  g_autofree char *rule = smprof_step_outlier_rule_dup_description (smprof_step_stats_get_rule (steps));
   guint n_steps = smprof_step_stats_get_n_steps (steps);
+  guint n_outliers = 0, n_stragglers = 0;
+
+  for (guint i = 0; i < flagged->len; i++)
+    {
+      const SmprofStep *step = smprof_step_stats_get_step (steps, g_array_index (flagged, guint, i));
+
+      n_outliers += step->outlier;
+      n_stragglers += step->straggler;
+    }
 
   g_string_append_printf (out, "## %s\n\n", _("Per-step statistics"));
-  g_string_append_printf (out, ngettext ("%u step, %u of them outliers. ", "%u steps, %u of them outliers. ",
+  g_string_append_printf (out, ngettext ("%u step, %u of them outliers", "%u steps, %u of them outliers",
                                          n_steps),
-                          n_steps, outliers->len);
-  g_string_append_printf (out, "%s\n\n", smprof_step_outlier_rule_description ());
-  if (outliers->len == 0)
+                          n_steps, n_outliers);
+  g_string_append_printf (out, ngettext ("; %u straggler. ", "; %u stragglers. ", n_stragglers), n_stragglers);
+  g_string_append_printf (out, "%s %s\n\n", rule, smprof_step_straggler_rule_description ());
+  if (flagged->len == 0)
     return;
 
-  g_string_append_printf (out, "| %s | %s | %s | %s | %s |\n|---|---|--:|--:|--:|\n",
-                          _("Node"), _("Mode"), _("Step"), _("Time (s)"), _("Median (s)"));
-  for (guint i = 0; i < outliers->len; i++)
+  g_string_append_printf (out, "| %s | %s | %s | %s | %s | %s | %s |\n|---|---|--:|--:|--:|--:|---|\n",
+                          _("Node"), _("Mode"), _("Step"), _("Time (s)"), _("Median (s)"), _("Score"), _("Marks"));
+  for (guint i = 0; i < flagged->len; i++)
     {
-      const SmprofStep *step = smprof_step_stats_get_step (steps, g_array_index (outliers, guint, i));
+      const SmprofStep *step = smprof_step_stats_get_step (steps, g_array_index (flagged, guint, i));
+      g_autofree char *marks = smprof_report_dup_step_marks (step);
 
       g_string_append (out, "| ");
       append_code (out, step->node_id);
-      g_string_append_printf (out, " | %s | %" G_GINT64_FORMAT " | %.6f | %.6f |\n",
-                              smprof_mode_to_string (step->mode), step->step, step->total_time, step->median_time);
+      g_string_append_printf (out, " | %s | %" G_GINT64_FORMAT " | %.6f | %.6f | %.2f | %s |\n",
+                              smprof_mode_to_string (step->mode), step->step, step->total_time, step->median_time,
+                              smprof_step_rank_score (step), marks);
     }
   g_string_append_c (out, '\n');
 }
@@ -173,8 +193,9 @@ append_comparison (GString             *out,
   g_string_append_printf (out, "## %s\n\n", _("Comparison"));
   append_side (out, diff, SMPROF_DIFF_A, options->a_label);
   append_side (out, diff, SMPROF_DIFF_B, options->b_label);
-  g_string_append_printf (out, "- **%s** %s\n\n", _("Normalised:"),
-                          smprof_diff_normalize_to_string (smprof_diff_get_normalize (diff)));
+  g_string_append_printf (out, "- **%s** %s%s\n\n", _("Normalised:"),
+                          smprof_diff_normalize_to_string (smprof_diff_get_normalize (diff)),
+                          smprof_diff_get_requested_normalize (diff) == SMPROF_DIFF_NORMALIZE_AUTO ? " (auto)" : "");
 
   g_string_append_printf (out, "| %s | A (s) | B (s) | B − A (s) | B / A |\n|---|--:|--:|--:|--:|\n",
                           _("Function (self time)"));

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "smprof-stats-json.h"
+#include "smprof-transform.h"
 
 /* One row of smdebug's list_profile_stats(), keys in its column order. */
 void
@@ -129,6 +130,13 @@ write_counts (SmprofJsonWriter *writer,
   smprof_json_writer_double (writer, ct);
 }
 
+static void write_cprofile_members (SmprofJsonWriter      *writer,
+                                    SmprofCprofileProfile *profile,
+                                    const char * const    *node_ids,
+                                    GPtrArray             *records,
+                                    SmprofSortKey          sort,
+                                    int                    limit);
+
 /**
  * smprof_stats_json_write_cprofile:
  * @writer: where to write
@@ -148,6 +156,19 @@ smprof_stats_json_write_cprofile (SmprofJsonWriter      *writer,
                                   GPtrArray             *records,
                                   SmprofSortKey          sort,
                                   int                    limit)
+{
+  write_cprofile_members (writer, profile, node_ids, records, sort, limit);
+  smprof_json_writer_end_object (writer);
+}
+
+/* The object of smprof_stats_json_write_cprofile(), left open. */
+static void
+write_cprofile_members (SmprofJsonWriter      *writer,
+                        SmprofCprofileProfile *profile,
+                        const char * const    *node_ids,
+                        GPtrArray             *records,
+                        SmprofSortKey          sort,
+                        int                    limit)
 {
   SmprofFunctionKeys *table = smprof_cprofile_profile_get_table (profile);
   g_autoptr(GArray) order = smprof_cprofile_profile_sorted (profile, sort);
@@ -190,7 +211,6 @@ smprof_stats_json_write_cprofile (SmprofJsonWriter      *writer,
       smprof_json_writer_end_object (writer);
     }
   smprof_json_writer_end_array (writer);
-  smprof_json_writer_end_object (writer);
 }
 
 /**
@@ -292,6 +312,170 @@ smprof_stats_json_write_pyinstrument (SmprofJsonWriter   *writer,
   write_header (writer, SMPROF_PROFILER_PYINSTRUMENT, node_ids, records);
   smprof_json_writer_member (writer, "total_time");
   smprof_json_writer_double (writer, smprof_call_tree_get_node (tree, SMPROF_CALL_TREE_ROOT)->total);
+  smprof_json_writer_member (writer, "tree");
+  smprof_stats_json_write_tree (writer, tree, write_frame_times, NULL);
+  smprof_json_writer_end_object (writer);
+}
+
+/* A reshaped profile's function rows, sorted as pstats sorts, ties in table
+ * order. */
+static int
+compare_rows (gconstpointer a,
+              gconstpointer b,
+              gpointer      user_data)
+{
+  SmprofProfile *profile = ((gpointer *) user_data)[0];
+  SmprofSortKey key = GPOINTER_TO_INT (((gpointer *) user_data)[1]);
+  const SmprofFunctionRow *x = smprof_profile_get_function (profile, *(const guint *) a);
+  const SmprofFunctionRow *y = smprof_profile_get_function (profile, *(const guint *) b);
+
+  switch (key)
+    {
+    case SMPROF_SORT_TOTTIME:
+      return x->tottime > y->tottime ? -1 : x->tottime < y->tottime ? 1 : 0;
+    case SMPROF_SORT_CUMTIME:
+      return x->cumtime > y->cumtime ? -1 : x->cumtime < y->cumtime ? 1 : 0;
+    case SMPROF_SORT_NCALLS:
+      return x->ncalls > y->ncalls ? -1 : x->ncalls < y->ncalls ? 1 : 0;
+    case SMPROF_SORT_PCALLS:
+      return x->pcalls > y->pcalls ? -1 : x->pcalls < y->pcalls ? 1 : 0;
+    case SMPROF_SORT_NONE:
+    default:
+      return 0;
+    }
+}
+
+/**
+ * smprof_stats_json_dup_row_order:
+ * @profile: a profile
+ * @sort: what to sort by, descending
+ *
+ * Returns: (transfer full) (element-type guint): row indices, sorted
+ */
+GArray *
+smprof_stats_json_dup_row_order (SmprofProfile *profile,
+                                 SmprofSortKey  sort)
+{
+  guint n = smprof_profile_get_n_functions (profile);
+  GArray *order = g_array_sized_new (FALSE, FALSE, sizeof (guint), n);
+  gpointer data[2] = { profile, GINT_TO_POINTER (sort) };
+
+  for (guint i = 0; i < n; i++)
+    g_array_append_val (order, i);
+  if (sort != SMPROF_SORT_NONE)
+    g_array_sort_with_data (order, compare_rows, data);
+
+  return order;
+}
+
+static void
+write_count_or_null (SmprofJsonWriter *writer,
+                     gint64            count)
+{
+  if (count < 0)
+    smprof_json_writer_null (writer);
+  else
+    smprof_json_writer_int (writer, count);
+}
+
+static void
+write_transforms (SmprofJsonWriter *writer,
+                  SmprofProfile    *profile)
+{
+  GPtrArray *transforms = smprof_profile_get_transforms (profile);
+  SmprofFunctionKeys *table = smprof_call_tree_get_table (smprof_profile_get_call_tree (profile));
+
+  smprof_json_writer_member (writer, "transforms");
+  smprof_json_writer_begin_array (writer);
+  for (guint i = 0; i < transforms->len; i++)
+    {
+      g_autofree char *option = smprof_transform_to_option (g_ptr_array_index (transforms, i), table);
+
+      smprof_json_writer_string (writer, option);
+    }
+  smprof_json_writer_end_array (writer);
+  smprof_json_writer_member (writer, "inverted");
+  smprof_json_writer_boolean (writer, smprof_profile_is_inverted (profile));
+}
+
+/**
+ * smprof_stats_json_write_profile:
+ * @writer: where to write
+ * @profile: a profile
+ * @sort: the order of the functions (cProfile)
+ * @limit: how many functions at most, or -1 for all
+ * @with_tree: whether to add the call tree to a cProfile aggregate
+ *
+ * An aggregate as smprof_stats_json_write_cprofile() or
+ * smprof_stats_json_write_pyinstrument() write it, a cProfile one with
+ * `"tree"` last when @with_tree. A reshaped profile (transformed or inverted)
+ * is `{"profiler", "node_ids", "intervals", "transforms": [the options that
+ * reshape it], "inverted", "total_time", "functions": [{"file", "line",
+ * "function", "ncalls", "primitive_calls", "tottime", "cumtime"}], "tree"}`,
+ * call counts null where the transforms leave them unknown.
+ */
+void
+smprof_stats_json_write_profile (SmprofJsonWriter *writer,
+                                 SmprofProfile    *profile,
+                                 SmprofSortKey     sort,
+                                 int               limit,
+                                 gboolean          with_tree)
+{
+  SmprofCallTree *tree = smprof_profile_get_call_tree (profile);
+  SmprofFunctionKeys *table = smprof_call_tree_get_table (tree);
+  g_autoptr(GArray) order = NULL;
+  guint n;
+
+  if (smprof_profile_get_transforms (profile)->len == 0 && !smprof_profile_is_inverted (profile))
+    {
+      if (smprof_profile_get_profiler (profile) == SMPROF_PROFILER_PYINSTRUMENT)
+        {
+          smprof_stats_json_write_pyinstrument (writer, tree, smprof_profile_get_node_ids (profile),
+                                                smprof_profile_get_records (profile));
+          return;
+        }
+
+      write_cprofile_members (writer, smprof_profile_get_cprofile (profile), smprof_profile_get_node_ids (profile),
+                              smprof_profile_get_records (profile), sort, limit);
+      if (with_tree)
+        {
+          smprof_json_writer_member (writer, "tree");
+          smprof_stats_json_write_tree (writer, tree, write_frame_times, NULL);
+        }
+      smprof_json_writer_end_object (writer);
+      return;
+    }
+
+  order = smprof_stats_json_dup_row_order (profile, sort);
+  n = order->len;
+  if (limit >= 0 && (guint) limit < n)
+    n = limit;
+
+  smprof_json_writer_begin_object (writer);
+  write_header (writer, smprof_profile_get_profiler (profile), smprof_profile_get_node_ids (profile),
+                smprof_profile_get_records (profile));
+  write_transforms (writer, profile);
+  smprof_json_writer_member (writer, "total_time");
+  smprof_json_writer_double (writer, smprof_profile_get_total_time (profile));
+  smprof_json_writer_member (writer, "functions");
+  smprof_json_writer_begin_array (writer);
+  for (guint i = 0; i < n; i++)
+    {
+      const SmprofFunctionRow *row = smprof_profile_get_function (profile, g_array_index (order, guint, i));
+
+      smprof_json_writer_begin_object (writer);
+      smprof_stats_json_write_function_key (writer, table, row->func);
+      smprof_json_writer_member (writer, "ncalls");
+      write_count_or_null (writer, row->ncalls);
+      smprof_json_writer_member (writer, "primitive_calls");
+      write_count_or_null (writer, row->pcalls);
+      smprof_json_writer_member (writer, "tottime");
+      smprof_json_writer_double (writer, row->tottime);
+      smprof_json_writer_member (writer, "cumtime");
+      smprof_json_writer_double (writer, row->cumtime);
+      smprof_json_writer_end_object (writer);
+    }
+  smprof_json_writer_end_array (writer);
   smprof_json_writer_member (writer, "tree");
   smprof_stats_json_write_tree (writer, tree, write_frame_times, NULL);
   smprof_json_writer_end_object (writer);

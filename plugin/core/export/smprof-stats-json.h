@@ -10,6 +10,7 @@
 #include "smprof-cprofile-profile.h"
 #include "smprof-job.h"
 #include "smprof-json-writer.h"
+#include "smprof-profile.h"
 
 G_BEGIN_DECLS
 
@@ -32,6 +33,13 @@ void smprof_stats_json_write_pyinstrument (SmprofJsonWriter      *writer,
                                            SmprofCallTree        *tree,
                                            const char * const    *node_ids,
                                            GPtrArray             *records);
+void smprof_stats_json_write_profile      (SmprofJsonWriter      *writer,
+                                           SmprofProfile         *profile,
+                                           SmprofSortKey          sort,
+                                           int                    limit,
+                                           gboolean               with_tree);
+GArray *smprof_stats_json_dup_row_order   (SmprofProfile         *profile,
+                                           SmprofSortKey          sort);
 
 
 void smprof_stats_json_write_selection    (SmprofJsonWriter         *writer,

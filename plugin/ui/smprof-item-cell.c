@@ -1,0 +1,207 @@
+/* smprof-item-cell.c
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <string.h>
+
+#include "smprof-item-cell.h"
+
+/* A column view gives no way from a cell's widget back to its row's item, and
+ * a context menu needs the item under the pointer. A factory wraps one cell
+ * of each row in this, binding its item; smprof_item_cell_find_item() finds
+ * it from any widget of the row. */
+struct _SmprofItemCell
+{
+  GtkWidget  parent_instance;
+
+  GObject   *item;
+  GtkWidget *child;
+};
+
+enum {
+  PROP_0,
+  PROP_ITEM,
+  PROP_CHILD,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (SmprofItemCell, smprof_item_cell, GTK_TYPE_WIDGET)
+
+static void
+smprof_item_cell_dispose (GObject *object)
+{
+  SmprofItemCell *self = SMPROF_ITEM_CELL (object);
+
+  g_clear_pointer (&self->child, gtk_widget_unparent);
+  g_clear_object (&self->item);
+
+  G_OBJECT_CLASS (smprof_item_cell_parent_class)->dispose (object);
+}
+
+static void
+smprof_item_cell_get_property (GObject    *object,
+                               guint       prop_id,
+                               GValue     *value,
+                               GParamSpec *pspec)
+{
+  SmprofItemCell *self = SMPROF_ITEM_CELL (object);
+
+  switch (prop_id)
+    {
+    case PROP_ITEM:
+      g_value_set_object (value, self->item);
+      break;
+
+    case PROP_CHILD:
+      g_value_set_object (value, self->child);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+smprof_item_cell_set_property (GObject      *object,
+                               guint         prop_id,
+                               const GValue *value,
+                               GParamSpec   *pspec)
+{
+  SmprofItemCell *self = SMPROF_ITEM_CELL (object);
+
+  switch (prop_id)
+    {
+    case PROP_ITEM:
+      if (g_set_object (&self->item, g_value_get_object (value)))
+        g_object_notify_by_pspec (object, pspec);
+      break;
+
+    case PROP_CHILD:
+      smprof_item_cell_set_child (self, g_value_get_object (value));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+smprof_item_cell_class_init (SmprofItemCellClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = smprof_item_cell_dispose;
+  object_class->get_property = smprof_item_cell_get_property;
+  object_class->set_property = smprof_item_cell_set_property;
+
+  /**
+   * SmprofItemCell:item:
+   *
+   * The row's item, bound by the factory.
+   */
+  properties[PROP_ITEM] =
+    g_param_spec_object ("item", NULL, NULL, G_TYPE_OBJECT,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  properties[PROP_CHILD] =
+    g_param_spec_object ("child", NULL, NULL, GTK_TYPE_WIDGET,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "smprofitemcell");
+}
+
+static void
+smprof_item_cell_init (SmprofItemCell *self)
+{
+}
+
+GObject *
+smprof_item_cell_get_item (SmprofItemCell *self)
+{
+  g_return_val_if_fail (SMPROF_IS_ITEM_CELL (self), NULL);
+
+  return self->item;
+}
+
+GtkWidget *
+smprof_item_cell_get_child (SmprofItemCell *self)
+{
+  g_return_val_if_fail (SMPROF_IS_ITEM_CELL (self), NULL);
+
+  return self->child;
+}
+
+void
+smprof_item_cell_set_child (SmprofItemCell *self,
+                            GtkWidget      *child)
+{
+  g_return_if_fail (SMPROF_IS_ITEM_CELL (self));
+  g_return_if_fail (child == NULL || gtk_widget_get_parent (child) == NULL);
+
+  if (self->child == child)
+    return;
+
+  g_clear_pointer (&self->child, gtk_widget_unparent);
+  self->child = child;
+  if (child != NULL)
+    gtk_widget_set_parent (child, GTK_WIDGET (self));
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CHILD]);
+}
+
+/* A new reference to the item of the cell or expander at or below @widget. */
+static gpointer
+find_below (GtkWidget *widget)
+{
+  if (SMPROF_IS_ITEM_CELL (widget))
+    return SMPROF_ITEM_CELL (widget)->item != NULL ? g_object_ref (SMPROF_ITEM_CELL (widget)->item) : NULL;
+
+  if (GTK_IS_TREE_EXPANDER (widget))
+    {
+      GtkTreeListRow *row = gtk_tree_expander_get_list_row (GTK_TREE_EXPANDER (widget));
+
+      return row != NULL ? gtk_tree_list_row_get_item (row) : NULL;
+    }
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      gpointer found = find_below (child);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+/**
+ * smprof_item_cell_find_item:
+ * @picked: a widget of a list or column view's row, such as
+ *   gtk_widget_pick() finds under the pointer
+ *
+ * The item of @picked's row, from the #SmprofItemCell of the row (or its
+ * #GtkTreeExpander, whose row's item it is).
+ *
+ * Returns: (transfer full) (nullable): the row's item, or %NULL when @picked
+ *   is in no row that has one
+ */
+gpointer
+smprof_item_cell_find_item (GtkWidget *picked)
+{
+  GtkWidget *row;
+
+  for (row = picked; row != NULL; row = gtk_widget_get_parent (row))
+    if (strcmp (gtk_widget_get_css_name (row), "row") == 0)
+      break;
+
+  return row != NULL ? find_below (row) : NULL;
+}
