@@ -26,6 +26,6 @@ export LSAN_OPTIONS="suppressions=$PWD/.ci/lsan.supp:print_suppressions=0"
 wrap=()
 if command -v xvfb-run >/dev/null && command -v dbus-run-session >/dev/null; then
   export GTK_A11Y=none GDK_DEBUG=gl-disable
-  wrap=(dbus-run-session -- xvfb-run -a -s '-screen 0 1280x1024x24')
+  wrap=(dbus-run-session -- xvfb-run -a -s '-screen 0 1920x1200x24')
 fi
 "${wrap[@]}" meson test -C "$build" --print-errorlogs --num-processes 2 --timeout-multiplier 3

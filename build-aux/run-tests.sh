@@ -20,7 +20,7 @@ meson compile -C "$build" || exit 1
 
 wrap=()
 if command -v xvfb-run >/dev/null && command -v xauth >/dev/null; then
-  wrap=(xvfb-run -a -s '-screen 0 1280x1024x24')
+  wrap=(xvfb-run -a -s '-screen 0 1920x1200x24')
 elif [ -z "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
   echo "run-tests.sh: no xvfb-run and no display: the UI tests will be skipped" >&2
 fi
