@@ -723,6 +723,9 @@ void
 _smprof_session_compare_init (SmprofSession *self)
 {
   self->compare = g_new0 (SmprofSessionCompare, 1);
+  /* The core's and the command line's default: per step when the sides
+   * cover different numbers of steps (smprof_diff_normalize_resolve()). */
+  self->compare->normalize = SMPROF_DIFF_NORMALIZE_AUTO;
 }
 
 /* Drops everything; the struct itself stays for the getters until finalize. */
