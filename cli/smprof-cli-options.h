@@ -13,7 +13,6 @@
 #include "smprof-diff.h"
 #include "smprof-export.h"
 #include "smprof-query.h"
-#include "smprof-step-stats.h"
 
 G_BEGIN_DECLS
 
@@ -57,7 +56,6 @@ typedef struct
   guint                concurrency;      /* --concurrency N, 0: the default */
   /* steps, outliers */
   gboolean             functions;   /* --functions */
-  SmprofStepRule       step_rule;   /* and report: --threshold, --count-teardown */
   /* export */
   gboolean             has_format;
   SmprofExportFormat   format;

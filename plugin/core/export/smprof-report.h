@@ -10,7 +10,6 @@
 
 #include "smprof-diff-export.h"
 #include "smprof-export.h"
-#include "smprof-step-stats.h"
 
 G_BEGIN_DECLS
 
@@ -35,7 +34,6 @@ typedef struct
   const char              *command_line;
   SmprofExportOptions      flame;
   SmprofDiffExportOptions  diff;
-  SmprofStepRule           steps;   /* what makes a step an outlier */
 } SmprofReportOptions;
 
 /* The files of a folder report. */
