@@ -44,35 +44,41 @@ def quantile(sorted_values, q):
 
 MIN_SCALE = 0.05       # the least scale, on logarithms (the stated rule)
 MIN_GROUP = 3          # values a node needs at a mode for a median
-MIN_POOL = 10          # values with a median a mode needs for a scale
+MIN_POOL = 10          # deviations the job needs for a scale
+REWEIGHT_CUT = 3.5     # deviations scoring above it leave the scale's second estimate
+
+
+def scale_of(devs):
+    """1.4826 x the median of devs (1.2533 x their mean when that is 0), at
+    least MIN_SCALE; None with fewer than MIN_POOL of them."""
+    if len(devs) < MIN_POOL:
+        return None
+    mad = quantile(sorted(devs), 0.5)
+    return max(1.4826 * mad if mad > 0 else 1.2533 * sum(devs) / len(devs), MIN_SCALE)
 
 
 def pooled_scores(groups, value):
     """The stated rule: per (node, mode) group the median m of value(step) (None
-    where a step has none), per mode the scale s = 1.4826 x the median of every
-    node's |value - m| (1.2533 x their mean when that is 0), at least MIN_SCALE,
-    none with fewer than MIN_POOL of them; a step's score (value - m) / s, 0
-    without a value, a median or a scale."""
-    centers, deviations = {}, {}
+    where a step has none); one scale s for the job, over every node and mode,
+    from every |value - m|, then again from those at most REWEIGHT_CUT x the
+    first s (if MIN_POOL remain); a step's score (value - m) / s, 0 without a
+    value, a median or a scale."""
+    centers, raw = {}, []
     for (node, mode), members in groups.items():
         values = sorted(v for v in (value(s) for s in members) if v is not None)
         centers[(node, mode)] = quantile(values, 0.5) if len(values) >= MIN_GROUP else None
         if centers[(node, mode)] is not None:
-            for v in values:
-                dev = abs(v - centers[(node, mode)])
-                deviations.setdefault(mode, []).append(dev if dev >= RESOLUTION else 0.0)
-    scales = {}
-    for mode, devs in deviations.items():
-        if len(devs) < MIN_POOL:
-            continue
-        mad = quantile(sorted(devs), 0.5)
-        scales[mode] = max(1.4826 * mad if mad > 0 else 1.2533 * sum(devs) / len(devs), MIN_SCALE)
+            raw += [abs(v - centers[(node, mode)]) for v in values]
+    scale = scale_of([d if d >= RESOLUTION else 0.0 for d in raw])
+    if scale is not None:
+        kept = [d if d >= RESOLUTION else 0.0 for d in raw if d <= REWEIGHT_CUT * scale]
+        if len(kept) >= MIN_POOL:
+            scale = scale_of(kept)
     scores = {}
     for (node, mode), members in groups.items():
         for s in members:
             v, m = value(s), centers[(node, mode)]
-            scores[(node, mode, s["step"])] = (0.0 if v is None or m is None or mode not in scales
-                                               else (v - m) / scales[mode])
+            scores[(node, mode, s["step"])] = 0.0 if v is None or m is None or scale is None else (v - m) / scale
     return scores
 
 

@@ -69,16 +69,17 @@ format_threshold (double threshold)
  * A step is an outlier when its robust z-score, (x − m) / s, is above the
  * threshold, where x is the logarithm of the step's total time, m the median
  * of x over the node's steps of the same mode, and s = 1.4826 × MAD, MAD the
- * median absolute deviation of every node's x from its own m at that mode
+ * median absolute deviation of every step's x from its own node and mode's m
  * (Iglewicz and Hoaglin's modified z-score, on logarithms, the scale pooled
- * over the nodes). 1.4826 × MAD estimates the standard deviation of normal
+ * over the nodes and the modes), computed a second time without the
+ * deviations above 3.5 times the first s (one-step reweighting). 1.4826 × MAD estimates the standard deviation of normal
  * data while ignoring the outliers themselves, which the mean and the
  * standard deviation would not. When more than half of the deviations are 0
  * (MAD = 0), 1.2533 × the mean absolute deviation stands in for it. s is at
  * least 0.05 (SMPROF_STEP_MIN_SCALE): a step within 28 % of its median is
  * never an outlier at the default threshold. "0" is to a relative 10⁻⁶
- * (SMPROF_STEP_RESOLUTION). A node with fewer than 3 steps of a mode, a mode
- * with fewer than 10 such steps over all nodes, and a step of no time get no
+ * (SMPROF_STEP_RESOLUTION). A node with fewer than 3 steps of a mode, a job
+ * with fewer than 10 such steps, and a step of no time get no
  * score. Only slow steps are flagged: a fast step is
  * not a problem to look into.
  *
@@ -106,8 +107,9 @@ smprof_step_outlier_rule_dup_description (const SmprofStepRule *rule)
   /* TRANSLATORS: %s is the threshold, a number such as 5 */
   first = g_strdup_printf (_("A step is an outlier when (ln t − m) / s > %s, where t is the step's time, "
                              "m the median of ln t over the node's steps of the same mode, and s = 1.4826 × "
-                             "the median absolute deviation of every node's ln t from its m at that mode "
-                             "(1.2533 × the mean absolute deviation when that is 0), at least 0.05."),
+                             "the median absolute deviation of ln t from its m over every node and mode "
+                             "(1.2533 × the mean absolute deviation when that is 0), at least 0.05, "
+                             "computed again without the deviations above 3.5 s."),
                            threshold);
 
   return g_strdup_printf ("%s %s", first,
@@ -199,6 +201,10 @@ smprof_step_robust_score (double value,
 #define SMPROF_STEP_MIN_GROUP 3
 #define SMPROF_STEP_MIN_POOL  10
 
+/* Iglewicz and Hoaglin's mark of a possible outlier: the deviations that
+ * score above it at first are left out of the scale's second estimate. */
+#define SMPROF_STEP_REWEIGHT_CUT 3.5
+
 /* Calls @func on each run of steps sharing a node and mode: [first, end). */
 typedef void (*GroupFunc) (SmprofStepStats *self,
                            guint            first,
@@ -283,41 +289,76 @@ find_centers (SmprofStepStats *self,
     scoring->centers[i] = center;
 }
 
-/* The scale of one mode: 1.4826 × the median of every node's absolute
- * deviations from its own median (MAD), or 1.2533 × their mean when that is
- * 0, and at least SMPROF_STEP_MIN_SCALE; 0 (no score) with fewer than
- * SMPROF_STEP_MIN_POOL deviations. Pooled over the nodes, which run the same
- * code: a node's few eval steps alone would give a scale as unsteady as they
- * are few. */
-static double
-pooled_scale (SmprofStepStats *self,
-              const Scoring   *scoring,
-              SmprofMode       mode)
+/* The absolute deviations of the steps from their node and mode's median,
+ * those whose first score is at most @cut over @scale (all when @scale is 0),
+ * 0 below SMPROF_STEP_RESOLUTION. */
+static GArray *
+collect_deviations (SmprofStepStats *self,
+                    const Scoring   *scoring,
+                    double           scale,
+                    double           cut)
 {
-  g_autoptr(GArray) deviations = g_array_new (FALSE, FALSE, sizeof (double));
-  double mad, mean = 0;
+  GArray *deviations = g_array_new (FALSE, FALSE, sizeof (double));
 
   for (guint i = 0; i < self->steps->len; i++)
     {
       double deviation;
 
-      if (g_array_index (self->steps, SmprofStep, i).mode != mode || isnan (scoring->values[i]) ||
-          isnan (scoring->centers[i]))
+      if (isnan (scoring->values[i]) || isnan (scoring->centers[i]))
         continue;
       deviation = fabs (scoring->values[i] - scoring->centers[i]);
+      if (scale > 0 && deviation > cut * scale)
+        continue;
       if (deviation < SMPROF_STEP_RESOLUTION)
         deviation = 0;
-      mean += deviation;
       g_array_append_val (deviations, deviation);
     }
+
+  return deviations;
+}
+
+/* 1.4826 × the median of @deviations (MAD), or 1.2533 × their mean when that
+ * is 0, and at least SMPROF_STEP_MIN_SCALE; 0 (no score) with fewer than
+ * SMPROF_STEP_MIN_POOL of them. */
+static double
+scale_of (GArray *deviations)
+{
+  double mad, mean = 0;
+
   if (deviations->len < SMPROF_STEP_MIN_POOL)
     return 0;
-
+  for (guint i = 0; i < deviations->len; i++)
+    mean += g_array_index (deviations, double, i);
+  mean /= deviations->len;
   g_array_sort (deviations, _smprof_step_compare_doubles);
   mad = smprof_step_quantile ((double *) (gpointer) deviations->data, deviations->len, 0.5);
-  mean /= deviations->len;
 
   return MAX (mad > 0 ? 1.4826 * mad : 1.2533 * mean, SMPROF_STEP_MIN_SCALE);
+}
+
+/* The job's scale: pooled over its nodes, which run the same code, and its
+ * modes, each deviation taken from its own node and mode's median. A mode of
+ * few steps (a job's eval steps) alone gives a scale as unsteady as they are
+ * few: on one generated job, 21 eval steps nearly alike made an ordinary one
+ * 3.7 times their median score 5. Then computed again without the
+ * deviations that scored above SMPROF_STEP_REWEIGHT_CUT (one-step
+ * reweighting): the MAD ignores the anomalies' values but not their number,
+ * and the slow steps of a short job, there on every node, widened the scale
+ * enough to hide themselves (a step 13 times the median of steps that vary 5
+ * times over scored 4.995). */
+static double
+pooled_scale (SmprofStepStats *self,
+              const Scoring   *scoring)
+{
+  g_autoptr(GArray) all = collect_deviations (self, scoring, 0, 0);
+  g_autoptr(GArray) kept = NULL;
+  double first = scale_of (all);
+
+  if (first == 0)
+    return 0;
+  kept = collect_deviations (self, scoring, first, SMPROF_STEP_REWEIGHT_CUT);
+
+  return kept->len >= SMPROF_STEP_MIN_POOL ? scale_of (kept) : first;
 }
 
 /* Scores every step by @value against its node and mode's median, over the
@@ -328,22 +369,17 @@ score_steps (SmprofStepStats *self,
 {
   guint n = self->steps->len;
   Scoring scoring = { g_new (double, MAX (n, 1)), g_new (double, MAX (n, 1)) };
-  double scales[SMPROF_N_MODES + 1] = { 0 };
+  double scale;
   double *scores = g_new (double, MAX (n, 1));
 
   for (guint i = 0; i < n; i++)
     scoring.values[i] = value (&g_array_index (self->steps, SmprofStep, i));
   for_each_group (self, find_centers, &scoring);
-  for (SmprofMode mode = SMPROF_MODE_TRAIN; mode <= SMPROF_N_MODES; mode++)
-    scales[mode] = pooled_scale (self, &scoring, mode);
+  scale = pooled_scale (self, &scoring);
 
   for (guint i = 0; i < n; i++)
-    {
-      SmprofMode mode = g_array_index (self->steps, SmprofStep, i).mode;
-
-      scores[i] = isnan (scoring.values[i]) || isnan (scoring.centers[i])
-                  ? 0 : smprof_step_robust_score (scoring.values[i], scoring.centers[i], scales[mode]);
-    }
+    scores[i] = isnan (scoring.values[i]) || isnan (scoring.centers[i])
+                ? 0 : smprof_step_robust_score (scoring.values[i], scoring.centers[i], scale);
 
   g_free (scoring.values);
   g_free (scoring.centers);
