@@ -393,8 +393,8 @@ typedef struct
   gboolean         stragglers;
 } ScoreOrder;
 
-/* Outliers by their score, stragglers by their score against the other
- * nodes, the largest first; ties in step order. */
+/* Outliers by their rank score, stragglers by their score against the
+ * other nodes, the largest first; ties in step order. */
 static int
 compare_scores (gconstpointer a,
                 gconstpointer b,
@@ -405,8 +405,8 @@ compare_scores (gconstpointer a,
   guint y = *(const guint *) b;
   const SmprofStep *sx = smprof_step_stats_get_step (order->stats, x);
   const SmprofStep *sy = smprof_step_stats_get_step (order->stats, y);
-  double kx = order->stragglers ? sx->straggler_score : sx->score;
-  double ky = order->stragglers ? sy->straggler_score : sy->score;
+  double kx = order->stragglers ? sx->straggler_score : smprof_step_rank_score (sx);
+  double ky = order->stragglers ? sy->straggler_score : smprof_step_rank_score (sy);
 
   if (kx != ky)
     return kx < ky ? 1 : -1;
@@ -416,7 +416,10 @@ compare_scores (gconstpointer a,
 
 /* The outlier steps (@stragglers false) or the straggler steps, as rows of
  * the table or objects of the JSON array already begun, the one that stands
- * out most first. Returns how many. */
+ * out most first. Returns how many. The outliers are the ranking the job
+ * page lists: a straggler's step stands out too, and is one to look into
+ * even when, against the node's own steps that vary a lot, it would not
+ * score above the threshold; its score there is the larger of its two. */
 static guint
 print_flagged_steps (FILE             *stream,
                      SmprofJsonWriter *writer,
@@ -433,9 +436,9 @@ print_flagged_steps (FILE             *stream,
     {
       const SmprofStep *step = smprof_step_stats_get_step (stats, g_array_index (ranking, guint, r));
       double reference = stragglers ? step->others_median : step->median_time;
-      double score = stragglers ? step->straggler_score : step->score;
+      double score = stragglers ? step->straggler_score : smprof_step_rank_score (step);
 
-      if (!(stragglers ? step->straggler : step->outlier))
+      if (!(stragglers ? step->straggler : step->outlier || step->straggler))
         continue;
       n_flagged++;
 
@@ -461,7 +464,11 @@ print_flagged_steps (FILE             *stream,
       smprof_json_writer_member (writer, "score");
       smprof_json_writer_double (writer, score);
       if (!stragglers)
-        write_median_step (writer, stats, step);
+        {
+          smprof_json_writer_member (writer, "straggler");
+          smprof_json_writer_boolean (writer, step->straggler);
+          write_median_step (writer, stats, step);
+        }
       smprof_json_writer_end_object (writer);
     }
 
