@@ -59,12 +59,12 @@ static const SmprofCliHelpCommand commands[] = {
        "process's exit), so the steps and the rest add up to stats' total. Every node and "
        "--all unless told.") },
   { "outliers", N_("SOURCE [--profiler P] [--node NODES] [SELECTION] [--threshold Z] [--count-teardown] [--json]"),
-    N_("The outlier steps, with the node's median step to compare them with, then the straggler "
-       "nodes, each from the largest score down."),
+    N_("The steps that stand out (outliers and stragglers), with the node's median step to "
+       "compare them with, then the straggler nodes alone, each from the largest score down."),
     N_("A step is an outlier when the robust z-score of the logarithm of its time, against its "
-       "node's steps of the same mode, is above 5 (--threshold); a node is a straggler at a step "
-       "when its time over the other nodes' there scores so too. The rule is printed with the "
-       "results. Every node and --all unless told.") },
+       "node's steps of the same mode (the scale pooled over every node and mode), is above 5 "
+       "(--threshold); a node is a straggler at a step when its time over the other nodes' there "
+       "scores so too. The rule is printed with the results. Every node and --all unless told.") },
   { "diff", N_("SOURCE --a SELECTION --b SELECTION [--a-node NODES] [--b-node NODES] [--node NODES] "
                "[--profiler P] [--normalize auto|none|step|interval] [--format table|json|svg|folded] [-o FILE] "
                "[--min-delta SECONDS] [--metric tottime|cumtime|ncalls] [--sort COLUMN] [--limit N] "
