@@ -210,7 +210,7 @@ parse_option (Diff        *diff,
       if (!smprof_diff_normalize_from_string (value, &diff->normalize))
         {
           g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                       _("--normalize is none, step or interval, not “%s”"), value);
+                       _("--normalize is auto, none, step or interval, not “%s”"), value);
           return FALSE;
         }
     }
@@ -618,7 +618,12 @@ print_table (FILE       *stream,
 
   print_side (stream, result, SMPROF_DIFF_A, options->a_label);
   print_side (stream, result, SMPROF_DIFF_B, options->b_label);
-  switch (diff->normalize)
+  if (smprof_diff_get_requested_normalize (result) == SMPROF_DIFF_NORMALIZE_AUTO)
+    fprintf (stream, smprof_diff_get_normalize (result) == SMPROF_DIFF_NORMALIZE_STEP
+             ? _("--normalize auto: A and B cover different numbers of steps (%u, %u).\n")
+             : _("--normalize auto: A and B cover as many steps (%u, %u), or one none.\n"),
+             smprof_diff_get_n_steps (result, SMPROF_DIFF_A), smprof_diff_get_n_steps (result, SMPROF_DIFF_B));
+  switch (smprof_diff_get_normalize (result))
     {
     case SMPROF_DIFF_NORMALIZE_STEP:
       fprintf (stream, _("Normalised per step: A ÷ %g, B ÷ %g\n"),
@@ -628,6 +633,7 @@ print_table (FILE       *stream,
       fprintf (stream, _("Normalised per interval: A ÷ %g, B ÷ %g\n"),
                smprof_diff_get_divisor (result, SMPROF_DIFF_A), smprof_diff_get_divisor (result, SMPROF_DIFF_B));
       break;
+    case SMPROF_DIFF_NORMALIZE_AUTO: /* resolved by smprof_diff_new() */
     case SMPROF_DIFF_NORMALIZE_NONE:
     default:
       fprintf (stream, "%s\n", _("Raw totals (not normalised)"));
@@ -807,6 +813,7 @@ smprof_cli_diff_main (int    argc,
 
   diff.source.nodes.kind = SMPROF_NODES_ANY;
   diff.source.limit = -1;
+  diff.normalize = SMPROF_DIFF_NORMALIZE_AUTO;
   smprof_diff_export_options_init (&diff.export);
 
   if (!parse_command_line (&diff, argc, argv, &show_help, &error))

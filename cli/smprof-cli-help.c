@@ -47,21 +47,26 @@ static const SmprofCliHelpCommand commands[] = {
     N_("The stack formats and the pictures come from the selection's call tree: Pyinstrument's "
        "sampled tree merged over the intervals, or for cProfile a tree estimated from the call "
        "graph, each function's tottime split among its call paths (the pictures say so).") },
-  { "steps", N_("SOURCE [--profiler P] [--node NODES] [SELECTION] [--functions] [--limit N] [--json]"),
+  { "steps", N_("SOURCE [--profiler P] [--node NODES] [SELECTION] [--functions] [--limit N] [--threshold Z] "
+                "[--count-teardown] [--json]"),
     N_("The selection summed per node and step, with each step's outlier score."),
     N_("A step is the intervals whose start label is that step in its mode (PyTorch and Keras "
        "write two per step); its time is the profile's total time (cProfile's total of self "
        "times, Pyinstrument's root frame time), its wall time the sum of the intervals' "
        "durations. Intervals that start at no step (before step zero, after the hook closed) "
-       "are counted apart, so the steps and the rest add up to stats' total. Every node and "
+       "are counted apart, and so by default is an interval that starts at a step and runs "
+       "into post-hook-close (the last one when the hook was never closed, which holds the "
+       "process's exit), so the steps and the rest add up to stats' total. Every node and "
        "--all unless told.") },
-  { "outliers", N_("SOURCE [--profiler P] [--node NODES] [SELECTION] [--json]"),
-    N_("The outlier steps of each node, with the median step to compare them with, then the "
-       "straggler nodes."),
-    N_("A step is an outlier when its robust z-score among its node's steps of the same mode "
-       "is above 3.5; the rule is printed with the results. Every node and --all unless told.") },
+  { "outliers", N_("SOURCE [--profiler P] [--node NODES] [SELECTION] [--threshold Z] [--count-teardown] [--json]"),
+    N_("The steps that stand out (outliers and stragglers), with the node's median step to "
+       "compare them with, then the straggler nodes alone, each from the largest score down."),
+    N_("A step is an outlier when the robust z-score of the logarithm of its time, against its "
+       "node's steps of the same mode (the scale pooled over every node and mode), is above 5 "
+       "(--threshold); a node is a straggler at a step when its time over the other nodes' there "
+       "scores so too. The rule is printed with the results. Every node and --all unless told.") },
   { "diff", N_("SOURCE --a SELECTION --b SELECTION [--a-node NODES] [--b-node NODES] [--node NODES] "
-               "[--profiler P] [--normalize none|step|interval] [--format table|json|svg|folded] [-o FILE] "
+               "[--profiler P] [--normalize auto|none|step|interval] [--format table|json|svg|folded] [-o FILE] "
                "[--min-delta SECONDS] [--metric tottime|cumtime|ncalls] [--sort COLUMN] [--limit N] "
                "[--title T] [--width PX] [--min-width PX] [--direction up|down]"),
     N_("Compares selection B with selection A, function by function."),
@@ -70,8 +75,8 @@ static const SmprofCliHelpCommand commands[] = {
        "or --a \"--step 5 --node 0-algo-1\" --b \"--step 5 --node 1-algo-2\". Functions are "
        "matched by file, line and name; a function of one side only has 0 on the other.") },
   { "report", N_("SOURCE [--profiler P] [--node NODES] SELECTION -o OUT [--html] "
-                 "[--compare-a SELECTION --compare-b SELECTION] [--normalize none|step|interval] "
-                 "[TRANSFORMS]"),
+                 "[--compare-a SELECTION --compare-b SELECTION] [--normalize auto|none|step|interval] "
+                 "[TRANSFORMS] [--threshold Z] [--count-teardown]"),
     N_("Writes a report of the selection that a colleague can read and write again."),
     N_("A folder OUT holding README.md (job, nodes, selection, profiler, version and the "
        "command line that writes the same report, then the top functions, the outlier steps "
@@ -204,16 +209,27 @@ static const SmprofCliHelpOption outliers_options[] = {
   { NULL }
 };
 
+static const SmprofCliHelpOption rule_options[] = {
+  { "--threshold", N_("Z"),
+    N_("The outlier and straggler threshold, a robust z-score (5; see OUTLIERS in the man "
+       "page).") },
+  { "--count-teardown", NULL,
+    N_("Count an interval that starts at a step and runs into post-hook-close as that step's "
+       "time; by default it is counted apart, as the intervals before step zero are.") },
+  { NULL }
+};
+
 static const SmprofCliHelpOption diff_options[] = {
   { "--a", N_("SELECTION"), N_("Side A, one argument: selection options and optionally --node.") },
   { "--b", N_("SELECTION"), N_("Side B, the same way.") },
   { "--a-node", N_("NODES"), N_("The nodes of side A, outside the quotes (as --node).") },
   { "--b-node", N_("NODES"), N_("The nodes of side B.") },
   { "--node", N_("NODES"), N_("The nodes of both sides.") },
-  { "--normalize", N_("none|step|interval"),
-    N_("Divide each side's numbers by 1 (none, the default), by the steps its intervals cover "
-       "(step: distinct node, mode and step; an interval ending as a step starts does not cover "
-       "it), or by its number of intervals (interval).") },
+  { "--normalize", N_("auto|none|step|interval"),
+    N_("Divide each side's numbers by 1 (none), by the steps its intervals cover (step: distinct "
+       "node, mode and step; an interval ending as a step starts does not cover it), or by its "
+       "number of intervals (interval). auto, the default: step when A and B cover different "
+       "numbers of steps and both some, none otherwise; the answer says which.") },
   { "--format", N_("table|json|svg|folded"),
     N_("table (the default): A, B, B - A and B / A of the functions whose time changed most; "
        "json: both sides, every function and the differential tree; folded: `stack A B` in "
@@ -240,7 +256,7 @@ static const SmprofCliHelpOption report_options[] = {
     N_("Add a comparison, with --compare-b: each one argument as diff's --a and --b (their nodes "
        "default to --node); it adds a differential flame graph and diff.csv.") },
   { "--compare-b", N_("SELECTION"), N_("The comparison's side B.") },
-  { "--normalize", N_("none|step|interval"), N_("The comparison's divisor, as diff's.") },
+  { "--normalize", N_("auto|none|step|interval"), N_("The comparison's divisor, as diff's (auto).") },
   { NULL }
 };
 
@@ -262,6 +278,7 @@ static const SmprofCliHelpGroup groups[] = {
     transform_options },
   { N_("Options of steps"), STEPS, steps_options },
   { N_("Options of outliers"), OUTLIERS, outliers_options },
+  { N_("The outlier rule (steps, outliers, report)"), STEPS | OUTLIERS | REPORT, rule_options },
   { N_("Options of diff"), DIFF, diff_options },
   { N_("Options of report"), REPORT, report_options },
   { N_("With an s3:// SOURCE"), EVERY, s3_options },

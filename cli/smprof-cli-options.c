@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "smprof-cli-options.h"
+#include "smprof-cli-steps.h"
 
 /* GOptionContext cannot take two values for one option (--time START END,
  * --between-modes A B), so the command line is read by hand. */
@@ -297,7 +298,7 @@ parse_report_option (SmprofCliOptions  *options,
       if (!smprof_diff_normalize_from_string (value, &options->normalize))
         {
           g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                       _("--normalize is none, step or interval, not “%s”"), value);
+                       _("--normalize is auto, none, step or interval, not “%s”"), value);
           return FALSE;
         }
     }
@@ -355,6 +356,20 @@ parse_option (SmprofCliOptions  *options,
       if (takes_value && !smprof_cli_take_value (cursor, option, &value, error))
         return FALSE;
       return smprof_cli_transforms_add (&options->transforms, option, value, error);
+    }
+
+  if (smprof_cli_step_rule_is_option (option, &takes_value))
+    {
+      if (options->command != SMPROF_CLI_STEPS && options->command != SMPROF_CLI_OUTLIERS &&
+          options->command != SMPROF_CLI_REPORT)
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, _("%s goes with steps, outliers or report"),
+                       option);
+          return FALSE;
+        }
+      if (takes_value && !smprof_cli_take_value (cursor, option, &value, error))
+        return FALSE;
+      return smprof_cli_step_rule_parse (&options->step_rule, option, value, error);
     }
 
   if (strcmp (option, "--json") == 0)
@@ -578,6 +593,8 @@ smprof_cli_options_parse (SmprofCliOptions  *options,
   options->limit = -1;
   options->nodes.kind = SMPROF_NODES_ANY;
   smprof_export_options_init (&options->export);
+  smprof_step_rule_init (&options->step_rule);
+  options->normalize = SMPROF_DIFF_NORMALIZE_AUTO;
   *show_help = FALSE;
 
   if (argc < 2 || strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0)

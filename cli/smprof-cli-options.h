@@ -13,6 +13,7 @@
 #include "smprof-diff.h"
 #include "smprof-export.h"
 #include "smprof-query.h"
+#include "smprof-step-stats.h"
 
 G_BEGIN_DECLS
 
@@ -56,6 +57,7 @@ typedef struct
   guint                concurrency;      /* --concurrency N, 0: the default */
   /* steps, outliers */
   gboolean             functions;   /* --functions */
+  SmprofStepRule       step_rule;   /* and report: --threshold, --count-teardown */
   /* export */
   gboolean             has_format;
   SmprofExportFormat   format;

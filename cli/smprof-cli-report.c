@@ -231,6 +231,7 @@ smprof_cli_report_run (SmprofJob          *job,
   smprof_report_options_init (&report);
   report.selection = what;
   report.command_line = command_line;
+  report.steps = options->step_rule;
   report.flame.selection = what;
   report.diff.a_label = a_label;
   report.diff.b_label = b_label;

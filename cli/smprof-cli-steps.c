@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 #include "smprof-cli-output.h"
 #include "smprof-cli-steps.h"
@@ -86,14 +87,45 @@ write_step (SmprofJsonWriter *writer,
 }
 
 static void
-write_rules (SmprofJsonWriter *writer)
+write_rules (SmprofJsonWriter *writer,
+             SmprofStepStats  *stats)
 {
+  const SmprofStepRule *rule = smprof_step_stats_get_rule (stats);
+  g_autofree char *text = smprof_step_outlier_rule_dup_description (rule);
+  guint n_teardown;
+  double teardown = smprof_step_stats_get_teardown_time (stats, &n_teardown);
+
   smprof_json_writer_member (writer, "rule");
-  smprof_json_writer_string (writer, smprof_step_outlier_rule_description ());
+  smprof_json_writer_string (writer, text);
   smprof_json_writer_member (writer, "straggler_rule");
   smprof_json_writer_string (writer, smprof_step_straggler_rule_description ());
   smprof_json_writer_member (writer, "threshold");
-  smprof_json_writer_double (writer, SMPROF_STEP_OUTLIER_THRESHOLD);
+  smprof_json_writer_double (writer, rule->threshold);
+  smprof_json_writer_member (writer, "count_teardown");
+  smprof_json_writer_boolean (writer, rule->count_teardown);
+  smprof_json_writer_member (writer, "teardown_time");
+  smprof_json_writer_double (writer, teardown);
+  smprof_json_writer_member (writer, "teardown_intervals");
+  smprof_json_writer_int (writer, n_teardown);
+}
+
+/* The rules, and the teardown left out when there was some. */
+static void
+print_rules (FILE            *stream,
+             SmprofStepStats *stats)
+{
+  g_autofree char *text = smprof_step_outlier_rule_dup_description (smprof_step_stats_get_rule (stats));
+  guint n_teardown;
+  double teardown = smprof_step_stats_get_teardown_time (stats, &n_teardown);
+
+  fprintf (stream, "%s\n%s\n", text, smprof_step_straggler_rule_description ());
+  if (n_teardown > 0)
+    smprof_cli_fputs_free (stream, g_strdup_printf (ngettext ("Left out: %.6f s in %u interval that runs into "
+                                                              "post-hook-close (--count-teardown counts it).\n",
+                                                              "Left out: %.6f s in %u intervals that run into "
+                                                              "post-hook-close (--count-teardown counts them).\n",
+                                                              n_teardown),
+                                                    teardown, n_teardown));
 }
 
 static void
@@ -307,7 +339,7 @@ smprof_cli_print_steps (FILE                   *stream,
       SmprofJsonWriter *writer = smprof_json_writer_new (FALSE);
 
       smprof_json_writer_begin_object (writer);
-      write_rules (writer);
+      write_rules (writer, stats);
       smprof_json_writer_member (writer, "total_time");
       smprof_json_writer_double (writer, total);
       smprof_json_writer_member (writer, "unassigned_time");
@@ -346,7 +378,7 @@ smprof_cli_print_steps (FILE                   *stream,
                              "; %.6f s in %u intervals outside any step\n",
                              smprof_step_stats_get_n_unassigned (stats)),
            smprof_step_stats_get_unassigned_time (stats), smprof_step_stats_get_n_unassigned (stats)));
-  fprintf (stream, "%s\n%s\n", smprof_step_outlier_rule_description (), smprof_step_straggler_rule_description ());
+  print_rules (stream, stats);
 
   if (options->functions)
     {
@@ -355,24 +387,58 @@ smprof_cli_print_steps (FILE                   *stream,
     }
 }
 
+typedef struct
+{
+  SmprofStepStats *stats;
+  gboolean         stragglers;
+} ScoreOrder;
+
+/* Outliers by their rank score, stragglers by their score against the
+ * other nodes, the largest first; ties in step order. */
+static int
+compare_scores (gconstpointer a,
+                gconstpointer b,
+                gpointer      user_data)
+{
+  const ScoreOrder *order = user_data;
+  guint x = *(const guint *) a;
+  guint y = *(const guint *) b;
+  const SmprofStep *sx = smprof_step_stats_get_step (order->stats, x);
+  const SmprofStep *sy = smprof_step_stats_get_step (order->stats, y);
+  double kx = order->stragglers ? sx->straggler_score : smprof_step_rank_score (sx);
+  double ky = order->stragglers ? sy->straggler_score : smprof_step_rank_score (sy);
+
+  if (kx != ky)
+    return kx < ky ? 1 : -1;
+
+  return (x > y) - (x < y);
+}
+
 /* The outlier steps (@stragglers false) or the straggler steps, as rows of
- * the table or objects of the JSON array already begun. Returns how many. */
+ * the table or objects of the JSON array already begun, the one that stands
+ * out most first. Returns how many. The outliers are the ranking the job
+ * page lists: a straggler's step stands out too, and is one to look into
+ * even when, against the node's own steps that vary a lot, it would not
+ * score above the threshold; its score there is the larger of its two. */
 static guint
 print_flagged_steps (FILE             *stream,
                      SmprofJsonWriter *writer,
                      SmprofStepStats  *stats,
                      gboolean          stragglers)
 {
-  guint n_steps = smprof_step_stats_get_n_steps (stats);
+  g_autoptr(GArray) ranking = smprof_step_stats_dup_ranking (stats, TRUE);
+  ScoreOrder order = { stats, stragglers };
   guint n_flagged = 0;
 
-  for (guint i = 0; i < n_steps; i++)
-    {
-      const SmprofStep *step = smprof_step_stats_get_step (stats, i);
-      double reference = stragglers ? step->others_median : step->median_time;
-      double score = stragglers ? step->straggler_score : step->score;
+  g_array_sort_with_data (ranking, compare_scores, &order);
 
-      if (!(stragglers ? step->straggler : step->outlier))
+  for (guint r = 0; r < ranking->len; r++)
+    {
+      const SmprofStep *step = smprof_step_stats_get_step (stats, g_array_index (ranking, guint, r));
+      double reference = stragglers ? step->others_median : step->median_time;
+      double score = stragglers ? step->straggler_score : smprof_step_rank_score (step);
+
+      if (!(stragglers ? step->straggler : step->outlier || step->straggler))
         continue;
       n_flagged++;
 
@@ -398,7 +464,11 @@ print_flagged_steps (FILE             *stream,
       smprof_json_writer_member (writer, "score");
       smprof_json_writer_double (writer, score);
       if (!stragglers)
-        write_median_step (writer, stats, step);
+        {
+          smprof_json_writer_member (writer, "straggler");
+          smprof_json_writer_boolean (writer, step->straggler);
+          write_median_step (writer, stats, step);
+        }
       smprof_json_writer_end_object (writer);
     }
 
@@ -425,7 +495,7 @@ smprof_cli_print_outliers (FILE                   *stream,
   if (writer != NULL)
     {
       smprof_json_writer_begin_object (writer);
-      write_rules (writer);
+      write_rules (writer, stats);
       smprof_json_writer_member (writer, "steps");
       smprof_json_writer_int (writer, n_steps);
       smprof_json_writer_member (writer, "outliers");
@@ -460,5 +530,59 @@ smprof_cli_print_outliers (FILE                   *stream,
   smprof_cli_fputs_free (stream, g_strdup_printf (ngettext ("\n%u outlier step and ", "\n%u outlier steps and ", n_outliers), n_outliers));
   smprof_cli_fputs_free (stream, g_strdup_printf (ngettext ("%u straggler ", "%u stragglers ", n_stragglers), n_stragglers));
   smprof_cli_fputs_free (stream, g_strdup_printf (ngettext ("among %u step.\n", "among %u steps.\n", n_steps), n_steps));
-  fprintf (stream, "%s\n%s\n", smprof_step_outlier_rule_description (), smprof_step_straggler_rule_description ());
+  print_rules (stream, stats);
+}
+
+/**
+ * smprof_cli_step_rule_is_option:
+ * @option: an option's name
+ * @takes_value: (out): whether a value follows it
+ *
+ * Returns: whether @option sets the outlier rule (--threshold Z,
+ *   --count-teardown), which steps, outliers and report take
+ */
+gboolean
+smprof_cli_step_rule_is_option (const char *option,
+                                gboolean   *takes_value)
+{
+  *takes_value = strcmp (option, "--threshold") == 0;
+
+  return *takes_value || strcmp (option, "--count-teardown") == 0;
+}
+
+/**
+ * smprof_cli_step_rule_parse:
+ * @rule: the rule to change
+ * @option: an option smprof_cli_step_rule_is_option() accepts
+ * @value: (nullable): its value
+ * @error: a location for a #GError, or %NULL
+ *
+ * Returns: %FALSE, with @error set, for a threshold that is not a positive number
+ */
+gboolean
+smprof_cli_step_rule_parse (SmprofStepRule  *rule,
+                            const char      *option,
+                            const char      *value,
+                            GError         **error)
+{
+  char *end = NULL;
+  double threshold;
+
+  if (strcmp (option, "--count-teardown") == 0)
+    {
+      rule->count_teardown = TRUE;
+      return TRUE;
+    }
+
+  threshold = g_ascii_strtod (value, &end);
+  if (*value == '\0' || end == NULL || *end != '\0' || !isfinite (threshold) || threshold <= 0)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("%s takes a positive number (a robust z-score, default %g), not “%s”"),
+                   option, SMPROF_STEP_OUTLIER_THRESHOLD, value);
+      return FALSE;
+    }
+  rule->threshold = threshold;
+
+  return TRUE;
 }

@@ -18,4 +18,11 @@ void smprof_cli_print_outliers (FILE                   *stream,
                                 SmprofStepStats        *stats,
                                 const SmprofCliOptions *options);
 
+gboolean smprof_cli_step_rule_is_option (const char      *option,
+                                         gboolean        *takes_value);
+gboolean smprof_cli_step_rule_parse     (SmprofStepRule  *rule,
+                                         const char      *option,
+                                         const char      *value,
+                                         GError         **error);
+
 G_END_DECLS

@@ -587,7 +587,8 @@ run_steps (Cli *cli)
     return status;
 
   /* All of them: an unreadable interval makes its step partial. */
-  stats = smprof_step_stats_new (cli->job, cli->profiler, (const char * const *) node_ids, selected);
+  stats = smprof_step_stats_new_with_rule (cli->job, cli->profiler, (const char * const *) node_ids, selected,
+                                           &options->step_rule);
   if (smprof_step_stats_get_n_steps (stats) == 0)
     {
       g_printerr (_("smprof: none of the selected intervals starts at a step\n"));

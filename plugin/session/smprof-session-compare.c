@@ -634,7 +634,7 @@ smprof_session_set_compare_normalize (SmprofSession       *self,
                                       SmprofDiffNormalize  normalize)
 {
   g_return_if_fail (SMPROF_IS_SESSION (self));
-  g_return_if_fail (normalize <= SMPROF_DIFF_NORMALIZE_INTERVAL);
+  g_return_if_fail (normalize <= SMPROF_DIFF_NORMALIZE_AUTO);
 
   if (self->compare->normalize == normalize)
     return;
@@ -723,6 +723,9 @@ void
 _smprof_session_compare_init (SmprofSession *self)
 {
   self->compare = g_new0 (SmprofSessionCompare, 1);
+  /* The core's and the command line's default: per step when the sides
+   * cover different numbers of steps (smprof_diff_normalize_resolve()). */
+  self->compare->normalize = SMPROF_DIFF_NORMALIZE_AUTO;
 }
 
 /* Drops everything; the struct itself stays for the getters until finalize. */

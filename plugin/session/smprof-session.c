@@ -405,7 +405,7 @@ smprof_session_class_init (SmprofSessionClass *klass)
     g_param_spec_boolean ("compare-waiting", NULL, NULL, FALSE, READABLE);
   /* SmprofSession:compare-normalize: a SmprofDiffNormalize */
   properties[PROP_COMPARE_NORMALIZE] =
-    g_param_spec_enum ("compare-normalize", NULL, NULL, SMPROF_TYPE_DIFF_NORMALIZE, SMPROF_DIFF_NORMALIZE_NONE,
+    g_param_spec_enum ("compare-normalize", NULL, NULL, SMPROF_TYPE_DIFF_NORMALIZE, SMPROF_DIFF_NORMALIZE_AUTO,
                        RW_EXPLICIT);
   /* SmprofSession:compare-status: what the comparison waits for, or went wrong */
   properties[PROP_COMPARE_STATUS] =

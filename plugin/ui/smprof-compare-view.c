@@ -149,11 +149,12 @@ smprof_compare_view_class_init (SmprofCompareViewClass *klass)
   /**
    * SmprofCompareView:normalize:
    *
-   * The SmprofDiffNormalize the user chose; whoever builds the diff watches
-   * it and builds it again.
+   * The SmprofDiffNormalize the user chose, %SMPROF_DIFF_NORMALIZE_AUTO
+   * unless told (smprof_diff_normalize_resolve()); whoever builds the diff
+   * watches it and builds it again.
    */
   properties[PROP_NORMALIZE] =
-    g_param_spec_enum ("normalize", NULL, NULL, SMPROF_TYPE_DIFF_NORMALIZE, SMPROF_DIFF_NORMALIZE_NONE, flags);
+    g_param_spec_enum ("normalize", NULL, NULL, SMPROF_TYPE_DIFF_NORMALIZE, SMPROF_DIFF_NORMALIZE_AUTO, flags);
 
   /**
    * SmprofCompareView:min-delta:
@@ -201,6 +202,10 @@ smprof_compare_view_init (SmprofCompareView *self)
   /* The roots are the graph's bottom row: in view however short it is. */
   smprof_ui_follow_scroll_end (self->graph_scroller);
   smprof_paned_memory_attach (self->paned, "compare-graph-height", graph_position, NULL, NULL);
+
+  /* The core's default: per step when the sides cover different numbers of steps */
+  self->normalize = SMPROF_DIFF_NORMALIZE_AUTO;
+  gtk_drop_down_set_selected (self->normalize_dropdown, SMPROF_DIFF_NORMALIZE_AUTO);
 
   gtk_drawing_area_set_draw_func (self->a_swatch, draw_swatch, GINT_TO_POINTER (SMPROF_DIFF_A), NULL);
   gtk_drawing_area_set_draw_func (self->b_swatch, draw_swatch, GINT_TO_POINTER (SMPROF_DIFF_B), NULL);
@@ -280,7 +285,7 @@ smprof_compare_view_set_normalize (SmprofCompareView   *self,
                                    SmprofDiffNormalize  normalize)
 {
   g_return_if_fail (SMPROF_IS_COMPARE_VIEW (self));
-  g_return_if_fail (normalize <= SMPROF_DIFF_NORMALIZE_INTERVAL);
+  g_return_if_fail (normalize <= SMPROF_DIFF_NORMALIZE_AUTO);
 
   if (normalize == self->normalize)
     return;

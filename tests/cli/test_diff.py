@@ -6,7 +6,8 @@
   (cProfile rows; Pyinstrument rows derived here from the stats tree), delta is
   B - A, functions of one side only are there with 0 on the other side;
 * --normalize step / interval divide by counts made here from `smprof list
-  --json` and the intervals `smprof stats` names;
+  --json` and the intervals `smprof stats` names; the default (auto) is step
+  when the two sides cover different numbers of steps, none otherwise;
 * folded (difffolded: `stack A B`) matches `smprof export --format folded` of
   each side, stack by stack;
 * svg: well-formed XML, frames red where B is slower, blue where faster, grey
@@ -188,6 +189,21 @@ def check_pair(tap, tmp, listings, pair):
     records_b = records_of(listings[name], stats_b)
     base = ["diff", job(name), "--a", sel_a, "--b", sel_b] + extra
 
+    # The default, auto: per step when the sides cover different numbers of steps.
+    auto, problems = run_json(base + ["--format", "json", "-o", "-"])
+    if auto is not None:
+        n_a, n_b = count_steps(records_a), count_steps(records_b)
+        want = "step" if n_a and n_b and n_a != n_b else "none"
+        if auto["normalize"] != want or auto["normalize_requested"] != "auto":
+            problems.append("normalize %r (asked %r), expected %r for %d and %d steps"
+                            % (auto["normalize"], auto["normalize_requested"], want, n_a, n_b))
+        explicit, p = run_json(base + ["--normalize", want, "--format", "json", "-o", "-"])
+        problems += p
+        if explicit is not None and explicit["functions"] != auto["functions"]:
+            problems.append("the default differs from --normalize %s" % want)
+    tap.check(problems, what + ": by default, per step when A and B cover different numbers of steps")
+
+    base += ["--normalize", "none"]
     diff, problems = run_json(base + ["--format", "json", "-o", "-"])
     if diff is None:
         tap.check(problems, what + ": diff --format json")

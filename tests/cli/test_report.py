@@ -226,7 +226,7 @@ def check_folder(tap, tmp, name, job, selection, node, a, b):
     p = []
     for what, text in (("the job", os.path.abspath(job)), ("the version", project_version()),
                        ("the profiler", profiler), ("the selection", "all intervals"),
-                       ("the outlier rule", "1.4826 × MAD")):
+                       ("the outlier rule", "1.4826 × the median absolute deviation")):
         if text not in readme:
             p.append("README.md does not name %s (%r)" % (what, text))
     rc, obj, _, _, q = taplib.smprof_json("stats", job, *(selection + node_args + ["--json"]))

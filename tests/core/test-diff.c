@@ -201,6 +201,59 @@ test_no_steps (void)
   g_assert_error (error, SMPROF_DIFF_ERROR, SMPROF_DIFF_ERROR_NO_STEPS);
 }
 
+/* AUTO: per step when the sides cover different numbers of steps, both
+ * some; raw totals otherwise. What smprof_diff_new() resolved is kept, and
+ * what was asked for. */
+static void
+test_auto (void)
+{
+  g_autoptr(SmprofJob) job = core_test_load_job ("tf-cprofile");
+  SmprofSelection before = { .kind = SMPROF_SELECT_PRE_STEP_ZERO };
+  SmprofSelection short_range, long_range;
+  g_autoptr(SmprofProfile) a = NULL;
+  g_autoptr(SmprofProfile) b = NULL;
+  g_autoptr(SmprofProfile) none = NULL;
+  g_autoptr(SmprofDiff) diff = NULL;
+  g_autoptr(SmprofDiff) same = NULL;
+  g_autoptr(SmprofDiff) no_steps = NULL;
+  g_autoptr(GError) error = NULL;
+  SmprofDiffNormalize parsed;
+
+  g_assert_cmpint (smprof_diff_normalize_resolve (SMPROF_DIFF_NORMALIZE_AUTO, 4, 8), ==, SMPROF_DIFF_NORMALIZE_STEP);
+  g_assert_cmpint (smprof_diff_normalize_resolve (SMPROF_DIFF_NORMALIZE_AUTO, 4, 4), ==, SMPROF_DIFF_NORMALIZE_NONE);
+  g_assert_cmpint (smprof_diff_normalize_resolve (SMPROF_DIFF_NORMALIZE_AUTO, 0, 4), ==, SMPROF_DIFF_NORMALIZE_NONE);
+  g_assert_cmpint (smprof_diff_normalize_resolve (SMPROF_DIFF_NORMALIZE_INTERVAL, 4, 8), ==,
+                   SMPROF_DIFF_NORMALIZE_INTERVAL);
+  g_assert_true (smprof_diff_normalize_from_string ("auto", &parsed));
+  g_assert_cmpint (parsed, ==, SMPROF_DIFF_NORMALIZE_AUTO);
+  g_assert_cmpstr (smprof_diff_normalize_to_string (SMPROF_DIFF_NORMALIZE_AUTO), ==, "auto");
+
+  smprof_selection_init_step (&short_range, 0);
+  short_range.end_step = 1;
+  smprof_selection_init_step (&long_range, 10);
+  long_range.end_step = 13;
+  a = core_test_profile_of (job, SMPROF_PROFILER_CPROFILE, &short_range);
+  b = core_test_profile_of (job, SMPROF_PROFILER_CPROFILE, &long_range);
+  none = core_test_profile_of (job, SMPROF_PROFILER_CPROFILE, &before);
+
+  diff = smprof_diff_new (a, b, SMPROF_DIFF_NORMALIZE_AUTO, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (smprof_diff_get_normalize (diff), ==, SMPROF_DIFF_NORMALIZE_STEP);
+  g_assert_cmpint (smprof_diff_get_requested_normalize (diff), ==, SMPROF_DIFF_NORMALIZE_AUTO);
+  g_assert_cmpfloat (smprof_diff_get_divisor (diff, SMPROF_DIFF_A), ==, 4);   /* 2 steps on 2 nodes */
+  g_assert_cmpfloat (smprof_diff_get_divisor (diff, SMPROF_DIFF_B), ==, 8);
+
+  same = smprof_diff_new (a, a, SMPROF_DIFF_NORMALIZE_AUTO, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (smprof_diff_get_normalize (same), ==, SMPROF_DIFF_NORMALIZE_NONE);
+  g_assert_cmpfloat (smprof_diff_get_divisor (same, SMPROF_DIFF_A), ==, 1);
+
+  /* no error where per step would give one: a side of no step */
+  no_steps = smprof_diff_new (none, b, SMPROF_DIFF_NORMALIZE_AUTO, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (smprof_diff_get_normalize (no_steps), ==, SMPROF_DIFF_NORMALIZE_NONE);
+}
+
 /* Sorted by growth: deltas never increase, and every row is listed once. */
 static void
 test_sorted (void)
@@ -248,6 +301,7 @@ main (int   argc,
   g_test_add_func ("/diff/self/pyinstrument", test_self_pyinstrument);
   g_test_add_func ("/diff/drawn-tree", test_drawn_tree);
   g_test_add_func ("/diff/no-steps", test_no_steps);
+  g_test_add_func ("/diff/auto", test_auto);
   g_test_add_func ("/diff/sorted", test_sorted);
 
   return g_test_run ();

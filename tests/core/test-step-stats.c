@@ -5,7 +5,9 @@
  *
  * The black-box checks against `smprof stats` are in tests/cli/test_steps.py;
  * these check what only the API shows: the step records, the median step's
- * identity, the series, the matrix columns, partial steps and cancellation.
+ * identity, the series, the matrix columns, partial steps, the rule's
+ * threshold, the ranking and cancellation. The rule on generated corpora
+ * with planted outliers is tests/cli/test_outlier_rule.py.
  */
 
 #include "config.h"
@@ -162,11 +164,19 @@ test_planted (void)
 
             if (step->step != number || g_strcmp0 (step->node_id, json_array_get_string_element (nodes, k)) != 0)
               continue;
-            g_assert_true (step->outlier);
-            g_assert_cmpfloat (step->score, >, SMPROF_STEP_OUTLIER_THRESHOLD);
-            g_assert_cmpfloat (step->total_time, >, step->median_time);
+            /* a slow step against the node's other steps; a straggler
+             * against the other nodes (its own steps may vary as much) */
             if (straggler)
-              g_assert_true (step->straggler);
+              {
+                g_assert_true (step->straggler);
+                g_assert_cmpfloat (step->straggler_score, >, SMPROF_STEP_OUTLIER_THRESHOLD);
+              }
+            else
+              {
+                g_assert_true (step->outlier);
+                g_assert_cmpfloat (step->score, >, SMPROF_STEP_OUTLIER_THRESHOLD);
+              }
+            g_assert_cmpfloat (step->total_time, >, step->median_time);
             found++;
           }
     }
@@ -251,6 +261,79 @@ test_functions (void)
     }
 }
 
+/* The rule's threshold: a lower one flags a superset, an unreachable one
+ * nothing; the ranking goes from the largest score down, the flagged steps
+ * first; the text names the threshold. */
+static void
+test_rule_and_ranking (void)
+{
+  g_autoptr(SmprofJob) job = open_corpus ("corpus-outliers-pyinstrument");
+  SmprofSelection all = { .kind = SMPROF_SELECT_ALL };
+  g_auto(GStrv) node_ids = smprof_job_dup_node_ids (job, SMPROF_PROFILER_PYINSTRUMENT);
+  g_autoptr(SmprofStepStats) stats = compute_all (job, SMPROF_PROFILER_PYINSTRUMENT);
+  g_autoptr(SmprofStepStats) low = NULL;
+  g_autoptr(SmprofStepStats) none = NULL;
+  g_autoptr(GArray) ranking = smprof_step_stats_dup_ranking (stats, FALSE);
+  g_autoptr(GArray) flagged = smprof_step_stats_dup_ranking (stats, TRUE);
+  g_autofree char *text = NULL;
+  SmprofStepRule rule;
+  guint n_flagged = 0, n_low = 0;
+
+  smprof_step_rule_init (&rule);
+  g_assert_cmpfloat (rule.threshold, ==, SMPROF_STEP_OUTLIER_THRESHOLD);
+  g_assert_false (rule.count_teardown);
+  g_assert_cmpfloat (smprof_step_stats_get_rule (stats)->threshold, ==, SMPROF_STEP_OUTLIER_THRESHOLD);
+
+  rule.threshold = 2.5;
+  low = smprof_step_stats_compute_with_rule (job, SMPROF_PROFILER_PYINSTRUMENT, (const char * const *) node_ids,
+                                             &all, &rule, NULL, NULL);
+  rule.threshold = 1e9;
+  none = smprof_step_stats_compute_with_rule (job, SMPROF_PROFILER_PYINSTRUMENT, (const char * const *) node_ids,
+                                              &all, &rule, NULL, NULL);
+  g_assert_cmpuint (smprof_step_stats_get_n_steps (low), ==, smprof_step_stats_get_n_steps (stats));
+
+  for (guint i = 0; i < smprof_step_stats_get_n_steps (stats); i++)
+    {
+      const SmprofStep *step = smprof_step_stats_get_step (stats, i);
+      const SmprofStep *lower = smprof_step_stats_get_step (low, i);
+      const SmprofStep *never = smprof_step_stats_get_step (none, i);
+
+      /* the scores do not depend on the threshold */
+      g_assert_cmpfloat (lower->score, ==, step->score);
+      g_assert_cmpfloat (lower->straggler_score, ==, step->straggler_score);
+      g_assert_true (!step->outlier || lower->outlier);
+      g_assert_true (!step->straggler || lower->straggler);
+      g_assert_false (never->outlier || never->straggler);
+      n_flagged += step->outlier || step->straggler;
+      n_low += lower->outlier || lower->straggler;
+    }
+  g_assert_cmpuint (n_flagged, >=, 3);
+  g_assert_cmpuint (n_low, >, n_flagged);
+
+  g_assert_cmpuint (ranking->len, ==, smprof_step_stats_get_n_steps (stats));
+  g_assert_cmpuint (flagged->len, ==, n_flagged);
+  for (guint r = 0; r < ranking->len; r++)
+    {
+      const SmprofStep *step = smprof_step_stats_get_step (stats, g_array_index (ranking, guint, r));
+
+      g_assert_cmpfloat (smprof_step_rank_score (step), ==, MAX (step->score, step->straggler_score));
+      if (r > 0)
+        g_assert_cmpfloat (smprof_step_rank_score (smprof_step_stats_get_step (stats, g_array_index (ranking, guint, r - 1))),
+                           >=, smprof_step_rank_score (step));
+      /* the flagged steps are the ranking's head */
+      if (r < flagged->len)
+        g_assert_cmpuint (g_array_index (flagged, guint, r), ==, g_array_index (ranking, guint, r));
+    }
+
+  rule.threshold = 4.5;
+  rule.count_teardown = TRUE;
+  text = smprof_step_outlier_rule_dup_description (&rule);
+  g_assert_nonnull (strstr (text, "> 4.5"));
+  g_assert_nonnull (strstr (text, "counts as its step"));
+  g_assert_nonnull (strstr (smprof_step_outlier_rule_description (), "> 5,"));
+  g_assert_nonnull (strstr (smprof_step_outlier_rule_description (), "run into post-hook-close"));
+}
+
 static void
 test_cancelled (void)
 {
@@ -278,6 +361,7 @@ main (int   argc,
   g_test_add_func ("/step-stats/steps-and-records", test_steps_and_records);
   g_test_add_func ("/step-stats/planted", test_planted);
   g_test_add_func ("/step-stats/functions", test_functions);
+  g_test_add_func ("/step-stats/rule-and-ranking", test_rule_and_ranking);
   g_test_add_func ("/step-stats/cancelled", test_cancelled);
 
   return g_test_run ();

@@ -59,7 +59,7 @@ test_nicks (void)
                 "svg");
   assert_nicks (SMPROF_TYPE_FLAME_PALETTE, (ToString) smprof_flame_palette_to_string, SMPROF_FLAME_N_PALETTES,
                 "default");
-  assert_nicks (SMPROF_TYPE_DIFF_NORMALIZE, (ToString) smprof_diff_normalize_to_string, 3, "none");
+  assert_nicks (SMPROF_TYPE_DIFF_NORMALIZE, (ToString) smprof_diff_normalize_to_string, 4, "none");
   assert_nicks (SMPROF_TYPE_DIFF_METRIC, (ToString) smprof_diff_metric_to_string, 3, "tottime");
   /* the command line's names: --direction up|down, --sort absdelta|..., report --html */
   assert_nicks (SMPROF_TYPE_FLAME_DIRECTION, NULL, 2, "up");

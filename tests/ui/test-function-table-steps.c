@@ -791,10 +791,12 @@ check_page_steps (SmprofJobPage *page)
       const SmprofRecord *record = g_ptr_array_index (selected, i);
 
       g_hash_table_add (in_selection, (gpointer) record);
-      /* smprof-step-stats.h's rule: a step of a training mode, readable */
+      /* smprof-step-stats.h's rule: a step of a training mode, readable, not
+       * running into post-hook-close (the default SmprofStepRule) */
       if (record->name.start_step >= 0 && record->name.start_step != SMPROF_STEP_INFINITY &&
           (record->name.start_mode == SMPROF_MODE_TRAIN || record->name.start_mode == SMPROF_MODE_EVAL ||
            record->name.start_mode == SMPROF_MODE_PREDICT || record->name.start_mode == SMPROF_MODE_GLOBAL) &&
+          record->name.end_mode != SMPROF_MODE_POST_HOOK_CLOSE &&
           (record->pstats != NULL || record->session != NULL))
         in_steps++;
     }

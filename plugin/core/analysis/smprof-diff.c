@@ -19,7 +19,8 @@ struct _SmprofDiff
   GObject              parent_instance;
 
   SmprofProfile       *profiles[2];
-  SmprofDiffNormalize  normalize;
+  SmprofDiffNormalize  normalize;  /* never AUTO: what AUTO resolved to */
+  SmprofDiffNormalize  requested;
   double               divisors[2];
   guint                n_steps[2];
   GArray              *rows;      /* SmprofDiffRow, A's functions first, then B's others */
@@ -223,14 +224,39 @@ set_drawn_times (SmprofDiff *self)
 
 /* ------------------------------------------------------------------ new */
 
+/**
+ * smprof_diff_normalize_resolve:
+ * @normalize: the normalisation asked for
+ * @n_steps_a: the steps A covers (smprof_diff_count_steps())
+ * @n_steps_b: the steps B covers
+ *
+ * %SMPROF_DIFF_NORMALIZE_AUTO is per step when A and B cover different
+ * numbers of steps and both cover some: steps 0–4 against steps 5–14 compare
+ * a step with a step, not five with ten. With as many steps on both sides
+ * (one step of two nodes, two ranges of one length) per step would only
+ * divide both by the same number, and a side of no step (before step zero,
+ * the teardown) cannot be divided by its steps: raw totals then.
+ *
+ * Returns: @normalize, or what %SMPROF_DIFF_NORMALIZE_AUTO comes to
+ */
+SmprofDiffNormalize
+smprof_diff_normalize_resolve (SmprofDiffNormalize normalize,
+                               guint               n_steps_a,
+                               guint               n_steps_b)
+{
+  if (normalize != SMPROF_DIFF_NORMALIZE_AUTO)
+    return normalize;
+
+  return n_steps_a > 0 && n_steps_b > 0 && n_steps_a != n_steps_b ? SMPROF_DIFF_NORMALIZE_STEP
+                                                                  : SMPROF_DIFF_NORMALIZE_NONE;
+}
+
 static gboolean
 compute_divisor (SmprofDiff      *self,
                  SmprofDiffSide   side,
                  GError         **error)
 {
   GPtrArray *records = smprof_profile_get_records (self->profiles[side]);
-
-  self->n_steps[side] = smprof_diff_count_steps (records);
 
   switch (self->normalize)
     {
@@ -248,6 +274,7 @@ compute_divisor (SmprofDiff      *self,
     case SMPROF_DIFF_NORMALIZE_INTERVAL:
       self->divisors[side] = MAX (records->len, 1);
       break;
+    case SMPROF_DIFF_NORMALIZE_AUTO: /* resolved by smprof_diff_new() */
     case SMPROF_DIFF_NORMALIZE_NONE:
     default:
       self->divisors[side] = 1;
@@ -261,7 +288,8 @@ compute_divisor (SmprofDiff      *self,
  * smprof_diff_new:
  * @a: the profile of selection A, the reference
  * @b: the profile of selection B, of the same job and profiler
- * @normalize: what each side's numbers are divided by
+ * @normalize: what each side's numbers are divided by; %SMPROF_DIFF_NORMALIZE_AUTO
+ *   chooses (smprof_diff_normalize_resolve())
  * @error: a location for a #GError, or %NULL
  *
  * Compares @b with @a: a row per function of either side (the function
@@ -296,7 +324,11 @@ smprof_diff_new (SmprofProfile        *a,
   self = g_object_new (SMPROF_TYPE_DIFF, NULL);
   self->profiles[SMPROF_DIFF_A] = g_object_ref (a);
   self->profiles[SMPROF_DIFF_B] = g_object_ref (b);
-  self->normalize = normalize;
+  self->requested = normalize;
+  self->n_steps[SMPROF_DIFF_A] = smprof_diff_count_steps (smprof_profile_get_records (a));
+  self->n_steps[SMPROF_DIFF_B] = smprof_diff_count_steps (smprof_profile_get_records (b));
+  self->normalize = smprof_diff_normalize_resolve (normalize, self->n_steps[SMPROF_DIFF_A],
+                                                   self->n_steps[SMPROF_DIFF_B]);
 
   if (!compute_divisor (self, SMPROF_DIFF_A, error) || !compute_divisor (self, SMPROF_DIFF_B, error))
     return NULL;
@@ -326,12 +358,33 @@ smprof_diff_get_profile (SmprofDiff     *self,
   return self->profiles[side];
 }
 
+/**
+ * smprof_diff_get_normalize:
+ * @self: a diff
+ *
+ * Returns: the normalisation applied, never %SMPROF_DIFF_NORMALIZE_AUTO
+ */
 SmprofDiffNormalize
 smprof_diff_get_normalize (SmprofDiff *self)
 {
   g_return_val_if_fail (SMPROF_IS_DIFF (self), SMPROF_DIFF_NORMALIZE_NONE);
 
   return self->normalize;
+}
+
+/**
+ * smprof_diff_get_requested_normalize:
+ * @self: a diff
+ *
+ * Returns: the normalisation smprof_diff_new() was given, which may be
+ *   %SMPROF_DIFF_NORMALIZE_AUTO
+ */
+SmprofDiffNormalize
+smprof_diff_get_requested_normalize (SmprofDiff *self)
+{
+  g_return_val_if_fail (SMPROF_IS_DIFF (self), SMPROF_DIFF_NORMALIZE_NONE);
+
+  return self->requested;
 }
 
 /* 1, the number of steps, or the number of intervals of @side. */
@@ -556,7 +609,7 @@ smprof_diff_sorted (SmprofDiff       *self,
 
 /* ------------------------------------------------------------------ names */
 
-static const char *const normalize_names[] = { "none", "step", "interval" };
+static const char *const normalize_names[] = { "none", "step", "interval", "auto" };
 static const char *const metric_names[] = { "tottime", "cumtime", "ncalls" };
 static const char *const column_names[] = { "absdelta", "delta", "ratio", "a", "b", "function" };
 

@@ -16,6 +16,9 @@ typedef enum
   SMPROF_DIFF_NORMALIZE_NONE,      /* raw totals */
   SMPROF_DIFF_NORMALIZE_STEP,      /* per step: smprof_diff_count_steps() */
   SMPROF_DIFF_NORMALIZE_INTERVAL,  /* per interval aggregated */
+  /* per step when A and B cover different numbers of steps, both some;
+   * raw totals otherwise (smprof_diff_normalize_resolve()): the default */
+  SMPROF_DIFF_NORMALIZE_AUTO,
 } SmprofDiffNormalize;
 
 typedef enum
@@ -94,6 +97,7 @@ SmprofDiff            *smprof_diff_new                (SmprofProfile        *a,
 SmprofProfile         *smprof_diff_get_profile        (SmprofDiff           *self,
                                                        SmprofDiffSide        side);
 SmprofDiffNormalize    smprof_diff_get_normalize      (SmprofDiff           *self);
+SmprofDiffNormalize    smprof_diff_get_requested_normalize (SmprofDiff      *self);
 double                 smprof_diff_get_divisor        (SmprofDiff           *self,
                                                        SmprofDiffSide        side);
 guint                  smprof_diff_get_n_steps        (SmprofDiff           *self,
@@ -119,6 +123,9 @@ double                 smprof_diff_ratio              (double                a,
 void                   smprof_diff_row_get            (const SmprofDiffRow  *row,
                                                        SmprofDiffMetric      metric,
                                                        double                values[2]);
+SmprofDiffNormalize    smprof_diff_normalize_resolve  (SmprofDiffNormalize   normalize,
+                                                       guint                 n_steps_a,
+                                                       guint                 n_steps_b);
 gboolean               smprof_diff_normalize_from_string (const char          *text,
                                                           SmprofDiffNormalize *normalize);
 const char            *smprof_diff_normalize_to_string   (SmprofDiffNormalize  normalize);

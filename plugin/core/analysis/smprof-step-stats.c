@@ -12,170 +12,7 @@
 #include <string.h>
 
 #include "smprof-aggregate.h"
-#include "smprof-step-stats.h"
-
-/* A function's time in one step; a function's entries are kept in step order
- * and only for the steps it ran in, so a job of many steps and thousands of
- * functions stays small. */
-typedef struct
-{
-  guint  step;
-  double time;
-} SeriesEntry;
-
-struct _SmprofStepStats
-{
-  SmprofJob       *job;
-  SmprofProfiler   profiler;
-  char           **node_ids;         /* the nodes asked for, as given */
-  GArray          *steps;            /* SmprofStep, by node, mode, step */
-  GPtrArray       *step_records;     /* GPtrArray of SmprofRecord per step */
-  GArray          *functions;        /* SmprofStepFunction, by total time, largest first */
-  GPtrArray       *series;           /* GArray of SeriesEntry per function */
-  double           unassigned_time;
-  guint            n_unassigned;
-  /* Widgets share the stats with the page that computed them. */
-  gatomicrefcount  ref_count;
-};
-
-/**
- * smprof_step_outlier_rule_description:
- *
- * The outlier rule in one sentence, for the UI and reports.
- *
- * A step is an outlier when its robust z-score, (x − median) / (1.4826 × MAD),
- * is above 3.5 (Iglewicz and Hoaglin's rule), where x is the step's total
- * time and median and MAD (the median absolute deviation) are taken over the
- * node's steps of the same mode. 1.4826 × MAD estimates the standard deviation
- * of normal data while ignoring the outliers themselves, which the mean and
- * the standard deviation would not. When more than half of the steps take the
- * very same time (MAD = 0), 1.2533 × the mean absolute deviation stands in for
- * 1.4826 × MAD; when that is 0 too, every step is alike and none is an
- * outlier. "The very same" is to the microsecond (SMPROF_STEP_RESOLUTION). Fewer than 3 steps have no outlier. Only slow steps are flagged:
- * a fast step is not a problem to look into.
- *
- * Returns: (transfer none): a translated sentence
- */
-const char *
-smprof_step_outlier_rule_description (void)
-{
-  return _("A step is an outlier when (time − median) / (1.4826 × MAD) > 3.5, "
-           "where the median and the median absolute deviation (MAD) are taken over "
-           "the node's steps of the same mode; when MAD is 0, 1.2533 × the mean absolute "
-           "deviation is used instead.");
-}
-
-/**
- * smprof_step_straggler_rule_description:
- *
- * A node is a straggler at a step when the logarithm of its time there over
- * the other nodes' median time at that step is an outlier, by the same rule,
- * among the node's log ratios at all its steps of that mode. Comparing each
- * node to the others keeps the steps that are slow everywhere out, and works
- * from two nodes on; a step of no time on either side gets no score.
- *
- * Returns: (transfer none): a translated sentence
- */
-const char *
-smprof_step_straggler_rule_description (void)
-{
-  return _("A node is a straggler at a step when the logarithm of its time over the "
-           "other nodes' median time at that step is an outlier, by the same rule, among "
-           "its log ratios at all its steps of that mode.");
-}
-
-static int
-compare_doubles (const void *a,
-                 const void *b)
-{
-  double x = *(const double *) a;
-  double y = *(const double *) b;
-
-  return (x > y) - (x < y);
-}
-
-/**
- * smprof_step_quantile:
- * @sorted: (array length=n): values in increasing order
- * @n: how many
- * @q: the quantile, from 0 to 1
- *
- * Returns: the value at rank @q × (@n − 1), interpolated linearly; 0 when @n is 0
- */
-double
-smprof_step_quantile (const double *sorted,
-                      guint         n,
-                      double        q)
-{
-  double position, fraction;
-  guint below;
-
-  if (n == 0)
-    return 0;
-
-  position = q * (n - 1);
-  below = (guint) floor (position);
-  if (below + 1 >= n)
-    return sorted[n - 1];
-  fraction = position - below;
-
-  return sorted[below] + (sorted[below + 1] - sorted[below]) * fraction;
-}
-
-/**
- * smprof_step_robust_score:
- * @value: the value
- * @median: the median of its set
- * @scale: the set's robust scale (see robust_scale())
- *
- * Returns: (@value − @median) / @scale, or 0 when @scale is 0
- */
-double
-smprof_step_robust_score (double value,
-                          double median,
-                          double scale)
-{
-  return scale > 0 ? (value - median) / scale : 0;
-}
-
-/* Deviations below this count as none. A coarse profiler timer (TensorFlow's
- * cProfile ticks every 10 ms) leaves step times like 0.029999999 and
- * 0.030000001: a MAD of 1e-9 from that jitter would make one tick's
- * difference score in the millions. Times are recorded to the microsecond
- * (timestamps, Pyinstrument's six decimals), so less is noise. For the
- * stragglers' log ratios it is a relative difference of 1e-6. */
-#define SMPROF_STEP_RESOLUTION 1e-6
-
-/* The median of @values and the rule's scale: 1.4826 × MAD, or 1.2533 × the
- * mean absolute deviation when MAD is 0. @values is reordered. */
-static double
-robust_scale (double *values,
-              guint   n,
-              double *median)
-{
-  g_autofree double *deviations = g_new (double, MAX (n, 1));
-  double mad, mean_deviation = 0;
-
-  qsort (values, n, sizeof (double), compare_doubles);
-  *median = smprof_step_quantile (values, n, 0.5);
-
-  for (guint i = 0; i < n; i++)
-    {
-      deviations[i] = fabs (values[i] - *median);
-      if (deviations[i] < SMPROF_STEP_RESOLUTION)
-        deviations[i] = 0;
-      mean_deviation += deviations[i];
-    }
-  qsort (deviations, n, sizeof (double), compare_doubles);
-  mad = smprof_step_quantile (deviations, n, 0.5);
-
-  if (n < 3)
-    return 0;
-  if (mad > 0)
-    return 1.4826 * mad;
-
-  return 1.2533 * mean_deviation / n;
-}
+#include "smprof-step-stats-private.h"
 
 static double
 record_total_time (const SmprofRecord *record)
@@ -196,6 +33,22 @@ is_step_record (const SmprofRecord *record)
   return record->name.start_step >= 0 && record->name.start_step != SMPROF_STEP_INFINITY &&
          (mode == SMPROF_MODE_TRAIN || mode == SMPROF_MODE_EVAL ||
           mode == SMPROF_MODE_PREDICT || mode == SMPROF_MODE_GLOBAL);
+}
+
+/* Pyinstrument samples the stack every millisecond (its default interval,
+ * smdebug's too): a session without a sample in an interval shorter than that
+ * took less, and counts as 0 s, as Keras's between-batch intervals do. A
+ * longer one lost its samples (real jobs have 10 ms intervals without any);
+ * its time is unknown. */
+#define SMPROF_STEP_EMPTY_SESSION_MAX 0.001
+
+/* An interval that starts at a step and ends at post-hook-close: without
+ * hook.close(), the last step's last interval runs on to the process's exit,
+ * and holds the teardown (saving, the interpreter's exit) as well. */
+static gboolean
+is_teardown_record (const SmprofRecord *record)
+{
+  return record->name.end_mode == SMPROF_MODE_POST_HOOK_CLOSE;
 }
 
 static int
@@ -231,13 +84,18 @@ collect_steps (SmprofStepStats *self,
       SmprofStep *step;
       guint index;
 
-      if (!is_step_record (record))
+      if (!is_step_record (record) || (is_teardown_record (record) && !self->rule.count_teardown))
         {
           if (record->pstats == NULL && record->session == NULL)
             continue;
 
           self->unassigned_time += record_total_time (record);
           self->n_unassigned++;
+          if (is_step_record (record))
+            {
+              self->teardown_time += record_total_time (record);
+              self->n_teardown++;
+            }
           continue;
         }
 
@@ -267,7 +125,8 @@ collect_steps (SmprofStepStats *self,
           step->partial = TRUE;
           continue;
         }
-      if (record->session != NULL && record->session->n_frames == 0)
+      if (record->session != NULL && record->session->n_frames == 0 &&
+          (record->name.end_time_us - record->name.start_time_us) / 1e6 >= SMPROF_STEP_EMPTY_SESSION_MAX)
         step->partial = TRUE;
       step->n_intervals++;
       step->start_us = MIN (step->start_us, record->name.start_time_us);
@@ -296,158 +155,6 @@ collect_steps (SmprofStepStats *self,
 
       g_ptr_array_add (self->step_records, g_ptr_array_ref (g_ptr_array_index (unsorted_records, step->median_step)));
       g_array_index (self->steps, SmprofStep, i) = *step;
-    }
-}
-
-/* Calls @func on each run of steps sharing a node and mode: [first, end). */
-typedef void (*GroupFunc) (SmprofStepStats *self,
-                           guint            first,
-                           guint            end);
-
-static void
-for_each_group (SmprofStepStats *self,
-                GroupFunc        func)
-{
-  guint first = 0;
-
-  /* a group ends at the last step or where the next step is of another
-   * node or mode */
-  for (guint i = 1; i <= self->steps->len; i++)
-    {
-      if (i < self->steps->len)
-        {
-          const SmprofStep *a = &g_array_index (self->steps, SmprofStep, first);
-          const SmprofStep *b = &g_array_index (self->steps, SmprofStep, i);
-
-          if (strcmp (a->node_id, b->node_id) == 0 && a->mode == b->mode)
-            continue;
-        }
-
-      func (self, first, i);
-      first = i;
-    }
-}
-
-static void
-mark_outliers (SmprofStepStats *self,
-               guint            first,
-               guint            end)
-{
-  guint n = end - first;
-  g_autofree double *values = NULL;
-  double median, scale;
-  guint median_step = first;
-
-  /* for_each_group() never makes an empty group; MAX() tells the analyzer
-   * (g_new() of nothing is NULL) */
-  g_return_if_fail (end > first);
-  values = g_new (double, MAX (n, 1));
-
-  for (guint i = 0; i < n; i++)
-    values[i] = g_array_index (self->steps, SmprofStep, first + i).total_time;
-  scale = robust_scale (values, n, &median);
-
-  /* The median step: the one whose time is the lower median (values is sorted now). */
-  for (guint i = first; i < end; i++)
-    if (g_array_index (self->steps, SmprofStep, i).total_time == values[(n - 1) / 2])
-      {
-        median_step = i;
-        break;
-      }
-
-  for (guint i = first; i < end; i++)
-    {
-      SmprofStep *step = &g_array_index (self->steps, SmprofStep, i);
-
-      step->median_time = median;
-      step->median_step = median_step;
-      step->score = smprof_step_robust_score (step->total_time, median, scale);
-      step->outlier = step->score > SMPROF_STEP_OUTLIER_THRESHOLD;
-    }
-}
-
-/* The other nodes' median at each step. Steps are sorted by node first, so
- * the same (mode, step) of other nodes is found through a table. */
-static void
-find_others_medians (SmprofStepStats *self)
-{
-  g_autoptr(GHashTable) by_step = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                                         (GDestroyNotify) g_array_unref);
-  g_autoptr(GArray) others = g_array_new (FALSE, FALSE, sizeof (double));
-
-  for (guint i = 0; i < self->steps->len; i++)
-    {
-      SmprofStep *step = &g_array_index (self->steps, SmprofStep, i);
-      char *key = g_strdup_printf ("%d/%" G_GINT64_FORMAT, step->mode, step->step);
-      GArray *indices = g_hash_table_lookup (by_step, key);
-
-      if (indices == NULL)
-        {
-          indices = g_array_new (FALSE, FALSE, sizeof (guint));
-          g_hash_table_insert (by_step, key, indices);
-        }
-      else
-        g_free (key);
-      g_array_append_val (indices, i);
-    }
-
-  for (guint i = 0; i < self->steps->len; i++)
-    {
-      SmprofStep *step = &g_array_index (self->steps, SmprofStep, i);
-      g_autofree char *key = g_strdup_printf ("%d/%" G_GINT64_FORMAT, step->mode, step->step);
-      GArray *indices = g_hash_table_lookup (by_step, key);
-
-      if (step->partial)
-        continue;
-      g_array_set_size (others, 0);
-      for (guint j = 0; j < indices->len; j++)
-        if (g_array_index (indices, guint, j) != i &&
-            !g_array_index (self->steps, SmprofStep, g_array_index (indices, guint, j)).partial)
-          g_array_append_val (others, g_array_index (self->steps, SmprofStep,
-                                                     g_array_index (indices, guint, j)).total_time);
-      if (others->len == 0)
-        continue;
-      qsort (others->data, others->len, sizeof (double), compare_doubles);
-      step->others_median = smprof_step_quantile ((double *) (gpointer) others->data, others->len, 0.5);
-    }
-}
-
-static gboolean
-has_ratio (const SmprofStep *step)
-{
-  return !isnan (step->others_median) && step->others_median > 0 && step->total_time > 0;
-}
-
-/* Ratios, not differences: a step slow on every node multiplies the usual
- * differences between nodes by its slowness, and would make the node that is
- * a little slower at every step a straggler at that one. */
-static void
-mark_stragglers (SmprofStepStats *self,
-                 guint            first,
-                 guint            end)
-{
-  g_autofree double *excess = g_new (double, end - first);
-  double median, scale;
-  guint n = 0;
-
-  for (guint i = first; i < end; i++)
-    {
-      const SmprofStep *step = &g_array_index (self->steps, SmprofStep, i);
-
-      if (has_ratio (step))
-        excess[n++] = log (step->total_time / step->others_median);
-    }
-  scale = robust_scale (excess, n, &median);
-
-  for (guint i = first; i < end; i++)
-    {
-      SmprofStep *step = &g_array_index (self->steps, SmprofStep, i);
-
-      if (!has_ratio (step))
-        continue;
-      step->straggler_score = smprof_step_robust_score (log (step->total_time / step->others_median),
-                                                        median, scale);
-      step->straggler = step->straggler_score > SMPROF_STEP_OUTLIER_THRESHOLD;
     }
 }
 
@@ -563,7 +270,7 @@ describe_function (SmprofStepFunction *function,
       values[i] = g_array_index (series, SeriesEntry, i).time;
       function->total += values[i];
     }
-  qsort (values, series->len, sizeof (double), compare_doubles);
+  qsort (values, series->len, sizeof (double), _smprof_step_compare_doubles);
   while (n_negative < series->len && values[n_negative] < 0)
     n_negative++;
 
@@ -616,6 +323,20 @@ describe_functions (SmprofStepStats *self)
 }
 
 /**
+ * smprof_step_rule_init:
+ * @rule: (out caller-allocates): a rule to fill
+ *
+ * The default rule: threshold %SMPROF_STEP_OUTLIER_THRESHOLD, the intervals
+ * that run into post-hook-close left out of their step.
+ */
+void
+smprof_step_rule_init (SmprofStepRule *rule)
+{
+  rule->threshold = SMPROF_STEP_OUTLIER_THRESHOLD;
+  rule->count_teardown = FALSE;
+}
+
+/**
  * smprof_step_stats_new:
  * @job: the job @records belong to
  * @profiler: their profiler
@@ -624,9 +345,7 @@ describe_functions (SmprofStepStats *self)
  *   after smprof_job_load_stats(); those that could not be read make their
  *   step partial
  *
- * Sums @records per step from the stats already in memory (no file is read),
- * then marks the outliers and the stragglers. @records must stay alive as
- * long as the result: they belong to @job, which the result holds.
+ * smprof_step_stats_new_with_rule() with the default rule.
  *
  * Returns: (transfer full): the per-step statistics
  */
@@ -636,21 +355,50 @@ smprof_step_stats_new (SmprofJob          *job,
                        const char * const *node_ids,
                        GPtrArray          *records)
 {
+  return smprof_step_stats_new_with_rule (job, profiler, node_ids, records, NULL);
+}
+
+/**
+ * smprof_step_stats_new_with_rule:
+ * @job: the job @records belong to
+ * @profiler: their profiler
+ * @node_ids: (array zero-terminated=1): the nodes selected
+ * @records: (element-type SmprofRecord): selected records, in record order,
+ *   after smprof_job_load_stats(); those that could not be read make their
+ *   step partial
+ * @rule: (nullable): the threshold and what a step's time holds; %NULL for
+ *   the default (smprof_step_rule_init())
+ *
+ * Sums @records per step from the stats already in memory (no file is read),
+ * then marks the outliers and the stragglers. @records must stay alive as
+ * long as the result: they belong to @job, which the result holds.
+ *
+ * Returns: (transfer full): the per-step statistics
+ */
+SmprofStepStats *
+smprof_step_stats_new_with_rule (SmprofJob            *job,
+                                 SmprofProfiler        profiler,
+                                 const char * const   *node_ids,
+                                 GPtrArray            *records,
+                                 const SmprofStepRule *rule)
+{
   SmprofStepStats *self = g_new0 (SmprofStepStats, 1);
 
   g_atomic_ref_count_init (&self->ref_count);
   self->job = g_object_ref (job);
   self->profiler = profiler;
   self->node_ids = g_strdupv ((char **) node_ids);
+  if (rule != NULL)
+    self->rule = *rule;
+  else
+    smprof_step_rule_init (&self->rule);
   self->steps = g_array_new (FALSE, FALSE, sizeof (SmprofStep));
   self->step_records = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
   self->functions = g_array_new (FALSE, FALSE, sizeof (SmprofStepFunction));
   self->series = g_ptr_array_new_with_free_func (series_free);
 
   collect_steps (self, records);
-  for_each_group (self, mark_outliers);
-  find_others_medians (self);
-  for_each_group (self, mark_stragglers);
+  _smprof_step_stats_mark (self);
   collect_series (self);
   describe_functions (self);
 
@@ -666,8 +414,7 @@ smprof_step_stats_new (SmprofJob          *job,
  * @cancellable: (nullable): a #GCancellable
  * @error: a location for a #GError, or %NULL
  *
- * Selects, reads the stats not read yet (once, in parallel) and calls
- * smprof_step_stats_new(). Blocks: call it from a worker thread in a UI.
+ * smprof_step_stats_compute_with_rule() with the default rule.
  *
  * Returns: (transfer full) (nullable): the statistics, or %NULL if cancelled
  */
@@ -679,11 +426,38 @@ smprof_step_stats_compute (SmprofJob              *job,
                            GCancellable           *cancellable,
                            GError                **error)
 {
+  return smprof_step_stats_compute_with_rule (job, profiler, node_ids, selection, NULL, cancellable, error);
+}
+
+/**
+ * smprof_step_stats_compute_with_rule:
+ * @job: a loaded job
+ * @profiler: the profiler whose records to use
+ * @node_ids: (array zero-terminated=1): the nodes, as smprof_node_choice_resolve() gives them
+ * @selection: the intervals to consider
+ * @rule: (nullable): see smprof_step_stats_new_with_rule()
+ * @cancellable: (nullable): a #GCancellable
+ * @error: a location for a #GError, or %NULL
+ *
+ * Selects, reads the stats not read yet (once, in parallel) and calls
+ * smprof_step_stats_new_with_rule(). Blocks: call it from a worker thread in a UI.
+ *
+ * Returns: (transfer full) (nullable): the statistics, or %NULL if cancelled
+ */
+SmprofStepStats *
+smprof_step_stats_compute_with_rule (SmprofJob              *job,
+                                     SmprofProfiler          profiler,
+                                     const char * const     *node_ids,
+                                     const SmprofSelection  *selection,
+                                     const SmprofStepRule   *rule,
+                                     GCancellable           *cancellable,
+                                     GError                **error)
+{
   g_autoptr(GPtrArray) selected = smprof_select (smprof_job_get_records (job, profiler), node_ids, selection);
   if (!smprof_job_load_stats (job, selected, cancellable, error))
     return NULL;
 
-  return smprof_step_stats_new (job, profiler, node_ids, selected);
+  return smprof_step_stats_new_with_rule (job, profiler, node_ids, selected, rule);
 }
 
 /**
@@ -795,7 +569,10 @@ smprof_step_stats_get_step_records (SmprofStepStats *self,
  * @self: per-step statistics
  *
  * Returns: the total time of the selected intervals that start at no step
- *   (pre-step-zero, post-hook-close): with the steps' times, the selection's total
+ *   (pre-step-zero, post-hook-close), and of those that run into
+ *   post-hook-close unless the rule counts them (see
+ *   smprof_step_stats_get_teardown_time()): with the steps' times, the
+ *   selection's total
  */
 double
 smprof_step_stats_get_unassigned_time (SmprofStepStats *self)
@@ -807,6 +584,37 @@ guint
 smprof_step_stats_get_n_unassigned (SmprofStepStats *self)
 {
   return self->n_unassigned;
+}
+
+/**
+ * smprof_step_stats_get_teardown_time:
+ * @self: per-step statistics
+ * @n_intervals: (out) (optional): how many intervals
+ *
+ * Returns: the part of the unassigned time in intervals that start at a step
+ *   and run into post-hook-close, left out of their step by the rule (0 when
+ *   the rule counts them)
+ */
+double
+smprof_step_stats_get_teardown_time (SmprofStepStats *self,
+                                     guint           *n_intervals)
+{
+  if (n_intervals != NULL)
+    *n_intervals = self->n_teardown;
+
+  return self->teardown_time;
+}
+
+/**
+ * smprof_step_stats_get_rule:
+ * @self: per-step statistics
+ *
+ * Returns: (transfer none): the rule the steps were marked by
+ */
+const SmprofStepRule *
+smprof_step_stats_get_rule (SmprofStepStats *self)
+{
+  return &self->rule;
 }
 
 guint

@@ -11,8 +11,28 @@
 
 G_BEGIN_DECLS
 
-/* The threshold of the robust rule, see smprof_step_outlier_rule_description(). */
-#define SMPROF_STEP_OUTLIER_THRESHOLD 3.5
+/* The default threshold of the robust rules, see
+ * smprof_step_outlier_rule_description(): on corpora with planted slow steps
+ * and stragglers (tests/cli/test_outlier_rule.py) it flags every one of
+ * them and none of the other steps. */
+#define SMPROF_STEP_OUTLIER_THRESHOLD 5.0
+
+/**
+ * SmprofStepRule:
+ * @threshold: a step whose score is above it is an outlier, a node whose
+ *   straggler score is above it a straggler
+ * @count_teardown: count an interval that starts at a step and runs into
+ *   post-hook-close (the last interval when the hook was not closed, which
+ *   holds the process's teardown) as its step's time; by default it is
+ *   unassigned, as the pre-step-zero intervals are
+ *
+ * What makes a step stand out. smprof_step_rule_init() gives the default.
+ */
+typedef struct
+{
+  double   threshold;
+  gboolean count_teardown;
+} SmprofStepRule;
 
 /**
  * SmprofStep:
@@ -21,7 +41,9 @@ G_BEGIN_DECLS
  * A PyTorch step gives two (stepstart → forwardpassend, forwardpassend → next
  * stepstart), a Keras step two as well (stepstart → stepend, stepend → next
  * stepstart). Intervals that start at no step (pre-step-zero, post-hook-close,
- * a `*` step) belong to no step; their time is the stats' unassigned time.
+ * a `*` step) belong to no step; their time is the stats' unassigned time, as
+ * is by default the time of an interval that runs into post-hook-close (see
+ * #SmprofStepRule).
  */
 typedef struct
 {
@@ -29,9 +51,12 @@ typedef struct
   SmprofMode  mode;
   gint64      step;
   guint       n_intervals;    /* readable intervals summed */
-  /* An interval of the step could not be read, or holds an empty Pyinstrument
-   * session (no sample): its time is unknown, not 0, so the step is left out
-   * of the comparison between nodes. */
+  /* An interval of the step could not be read (smdebug's stand-in for a
+   * Pyinstrument failure, a damaged file) or holds a Pyinstrument session
+   * without a sample although it lasted 1 ms or more: its time is unknown,
+   * not 0, so the step is left out of the comparison between nodes. Its
+   * score takes the time that is known, a lower bound. An empty session of
+   * a shorter interval (Keras's between-batch intervals) counts as 0 s. */
   gboolean    partial;
   double      start_us;       /* the earliest start of its intervals */
   /* The profile's total time, seconds: cProfile's total_tt (the sum of every
@@ -42,8 +67,9 @@ typedef struct
   double      wall_time;
 
   /* Against the node's other steps of the same mode */
-  double      score;          /* robust z-score of total_time; 0 without a scale */
-  gboolean    outlier;        /* score > SMPROF_STEP_OUTLIER_THRESHOLD */
+  double      score;          /* robust z-score of log (total_time); 0 without a
+                               * scale or for a step of no time */
+  gboolean    outlier;        /* score > the rule's threshold */
   guint       median_step;    /* index of the node and mode's median step */
   double      median_time;    /* the node and mode's median total_time */
 
@@ -78,6 +104,19 @@ SmprofStepStats          *smprof_step_stats_new              (SmprofJob         
                                                               SmprofProfiler         profiler,
                                                               const char * const    *node_ids,
                                                               GPtrArray             *records);
+void                      smprof_step_rule_init              (SmprofStepRule        *rule);
+SmprofStepStats          *smprof_step_stats_new_with_rule    (SmprofJob             *job,
+                                                              SmprofProfiler         profiler,
+                                                              const char * const    *node_ids,
+                                                              GPtrArray             *records,
+                                                              const SmprofStepRule  *rule);
+SmprofStepStats          *smprof_step_stats_compute_with_rule (SmprofJob            *job,
+                                                              SmprofProfiler         profiler,
+                                                              const char * const    *node_ids,
+                                                              const SmprofSelection *selection,
+                                                              const SmprofStepRule  *rule,
+                                                              GCancellable          *cancellable,
+                                                              GError               **error);
 SmprofStepStats          *smprof_step_stats_compute          (SmprofJob             *job,
                                                               SmprofProfiler         profiler,
                                                               const char * const    *node_ids,
@@ -98,6 +137,12 @@ GPtrArray                *smprof_step_stats_get_step_records (SmprofStepStats   
                                                               guint                  index);
 double                    smprof_step_stats_get_unassigned_time (SmprofStepStats    *self);
 guint                     smprof_step_stats_get_n_unassigned (SmprofStepStats       *self);
+double                    smprof_step_stats_get_teardown_time (SmprofStepStats      *self,
+                                                               guint                *n_intervals);
+const SmprofStepRule     *smprof_step_stats_get_rule         (SmprofStepStats       *self);
+double                    smprof_step_rank_score             (const SmprofStep      *step);
+GArray                   *smprof_step_stats_dup_ranking      (SmprofStepStats       *self,
+                                                              gboolean               flagged_only);
 
 guint                     smprof_step_stats_get_n_functions  (SmprofStepStats       *self);
 const SmprofStepFunction *smprof_step_stats_get_function     (SmprofStepStats       *self,
@@ -122,6 +167,8 @@ double                    smprof_step_quantile               (const double      
                                                               double                 q);
 const char               *smprof_step_outlier_rule_description (void);
 const char               *smprof_step_straggler_rule_description (void);
+char                     *smprof_step_outlier_rule_dup_description (const SmprofStepRule *rule);
+char                     *smprof_step_straggler_rule_dup_description (const SmprofStepRule *rule);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SmprofStepStats, smprof_step_stats_free)
 

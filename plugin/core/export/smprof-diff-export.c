@@ -159,7 +159,7 @@ write_frame_values (SmprofJsonWriter         *writer,
  * @cancellable: (nullable): a #GCancellable
  * @error: a location for a #GError, or %NULL
  *
- * Writes `{"profiler", "normalize", "estimated", "a": {...}, "b": {...},
+ * Writes `{"profiler", "normalize", "normalize_requested", "estimated", "a": {...}, "b": {...},
  * "functions": [...], "tree": [...]}`: each side's selection, nodes,
  * intervals, step count, divisor and total time; per function its key, the
  * sides it is in, and "a", "b", "delta" (B − A) and "ratio" (B / A, null when
@@ -187,6 +187,8 @@ smprof_diff_write_json (SmprofDiff                     *diff,
   smprof_json_writer_string (writer, smprof_profiler_to_string (smprof_profile_get_profiler (a)));
   smprof_json_writer_member (writer, "normalize");
   smprof_json_writer_string (writer, smprof_diff_normalize_to_string (smprof_diff_get_normalize (diff)));
+  smprof_json_writer_member (writer, "normalize_requested");
+  smprof_json_writer_string (writer, smprof_diff_normalize_to_string (smprof_diff_get_requested_normalize (diff)));
   smprof_json_writer_member (writer, "estimated");
   smprof_json_writer_boolean (writer, smprof_profile_is_estimated (a));
   smprof_json_writer_member (writer, "a");
@@ -551,6 +553,7 @@ smprof_diff_write_svg (SmprofDiff                     *diff,
     case SMPROF_DIFF_NORMALIZE_INTERVAL:
       g_string_append_printf (per, " · %s", _("per interval"));
       break;
+    case SMPROF_DIFF_NORMALIZE_AUTO: /* resolved by smprof_diff_new() */
     case SMPROF_DIFF_NORMALIZE_NONE:
     default:
       break;

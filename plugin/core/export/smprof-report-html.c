@@ -246,34 +246,50 @@ append_functions (GString             *out,
   g_string_append (out, "</tbody>\n</table>\n");
 }
 
+/* The rules' text and the outliers and stragglers, the one that stands out most first. */
 static void
 append_steps (GString             *out,
               SmprofReportContent *content)
 {
   SmprofStepStats *steps = content->steps;
-  g_autoptr(GArray) outliers = smprof_report_outlier_steps (steps);
+  g_autoptr(GArray) flagged = smprof_report_outlier_steps (steps);
+  g_autofree char *rule = smprof_step_outlier_rule_dup_description (smprof_step_stats_get_rule (steps));
   guint n_steps = smprof_step_stats_get_n_steps (steps);
-  const char *titles[] = { _("Node"), _("Mode"), _("Step"), _("Time (s)"), _("Median (s)"), NULL };
+  guint n_outliers = 0, n_stragglers = 0;
+  const char *titles[] = { _("Node"), _("Mode"), _("Step"), _("Time (s)"), _("Median (s)"), _("Score"),
+                           _("Marks"), NULL };
+
+  for (guint i = 0; i < flagged->len; i++)
+    {
+      const SmprofStep *step = smprof_step_stats_get_step (steps, g_array_index (flagged, guint, i));
+
+      n_outliers += step->outlier;
+      n_stragglers += step->straggler;
+    }
 
   g_string_append_printf (out, "<h2>%s</h2>\n<p>", _("Per-step statistics"));
-  g_string_append_printf (out, ngettext ("%u step, %u of them outliers. ", "%u steps, %u of them outliers. ",
+  g_string_append_printf (out, ngettext ("%u step, %u of them outliers", "%u steps, %u of them outliers",
                                          n_steps),
-                          n_steps, outliers->len);
-  smprof_xml_append_escaped (out, smprof_step_outlier_rule_description ());
+                          n_steps, n_outliers);
+  g_string_append_printf (out, ngettext ("; %u straggler. ", "; %u stragglers. ", n_stragglers), n_stragglers);
+  smprof_xml_append_escaped (out, rule);
+  g_string_append_c (out, ' ');
+  smprof_xml_append_escaped (out, smprof_step_straggler_rule_description ());
   g_string_append (out, "</p>\n<p>");
   append_download (out, SMPROF_REPORT_STEPS_FILE, "text/csv", content->steps_csv);
   g_string_append (out, " · ");
   append_download (out, SMPROF_REPORT_STEP_FUNCTIONS_FILE, "text/csv", content->step_functions_csv);
   g_string_append (out, "</p>\n");
 
-  if (outliers->len == 0)
+  if (flagged->len == 0)
     return;
 
   append_header (out, titles);
-  for (guint i = 0; i < outliers->len; i++)
+  for (guint i = 0; i < flagged->len; i++)
     {
-      const SmprofStep *step = smprof_step_stats_get_step (steps, g_array_index (outliers, guint, i));
+      const SmprofStep *step = smprof_step_stats_get_step (steps, g_array_index (flagged, guint, i));
       g_autofree char *number = g_strdup_printf ("%" G_GINT64_FORMAT, step->step);
+      g_autofree char *marks = smprof_report_dup_step_marks (step);
 
       g_string_append (out, "<tr>");
       append_cell (out, step->node_id, FALSE);
@@ -281,6 +297,8 @@ append_steps (GString             *out,
       append_cell (out, number, TRUE);
       append_number_cell (out, step->total_time, 6, FALSE, "");
       append_number_cell (out, step->median_time, 6, FALSE, "");
+      append_number_cell (out, smprof_step_rank_score (step), 2, FALSE, "");
+      append_cell (out, marks, FALSE);
       g_string_append (out, "</tr>\n");
     }
   g_string_append (out, "</tbody>\n</table>\n");
@@ -310,7 +328,13 @@ append_comparison (GString             *out,
   g_string_append_printf (out, "<h2>%s</h2>\n<dl>\n", _("Comparison"));
   append_side (out, diff, SMPROF_DIFF_A, options->a_label);
   append_side (out, diff, SMPROF_DIFF_B, options->b_label);
-  append_fact (out, _("Normalised:"), smprof_diff_normalize_to_string (smprof_diff_get_normalize (diff)), FALSE);
+  {
+    g_autofree char *normalised = g_strconcat (smprof_diff_normalize_to_string (smprof_diff_get_normalize (diff)),
+                                               smprof_diff_get_requested_normalize (diff) ==
+                                               SMPROF_DIFF_NORMALIZE_AUTO ? " (auto)" : "", NULL);
+
+    append_fact (out, _("Normalised:"), normalised, FALSE);
+  }
   g_string_append (out, "</dl>\n");
   append_inline_svg (out, content->diff_svg, "diff-flame-graph");
 

@@ -126,32 +126,46 @@ append_top_functions (GString             *out,
   g_string_append_c (out, '\n');
 }
 
+/* The rules' text and the outliers and stragglers, the one that stands out most first. */
 static void
 append_steps (GString             *out,
               SmprofReportContent *content)
 {
   SmprofStepStats *steps = content->steps;
-  g_autoptr(GArray) outliers = smprof_report_outlier_steps (steps);
+  g_autoptr(GArray) flagged = smprof_report_outlier_steps (steps);
+  g_autofree char *rule = smprof_step_outlier_rule_dup_description (smprof_step_stats_get_rule (steps));
   guint n_steps = smprof_step_stats_get_n_steps (steps);
+  guint n_outliers = 0, n_stragglers = 0;
+
+  for (guint i = 0; i < flagged->len; i++)
+    {
+      const SmprofStep *step = smprof_step_stats_get_step (steps, g_array_index (flagged, guint, i));
+
+      n_outliers += step->outlier;
+      n_stragglers += step->straggler;
+    }
 
   g_string_append_printf (out, "## %s\n\n", _("Per-step statistics"));
-  g_string_append_printf (out, ngettext ("%u step, %u of them outliers. ", "%u steps, %u of them outliers. ",
+  g_string_append_printf (out, ngettext ("%u step, %u of them outliers", "%u steps, %u of them outliers",
                                          n_steps),
-                          n_steps, outliers->len);
-  g_string_append_printf (out, "%s\n\n", smprof_step_outlier_rule_description ());
-  if (outliers->len == 0)
+                          n_steps, n_outliers);
+  g_string_append_printf (out, ngettext ("; %u straggler. ", "; %u stragglers. ", n_stragglers), n_stragglers);
+  g_string_append_printf (out, "%s %s\n\n", rule, smprof_step_straggler_rule_description ());
+  if (flagged->len == 0)
     return;
 
-  g_string_append_printf (out, "| %s | %s | %s | %s | %s |\n|---|---|--:|--:|--:|\n",
-                          _("Node"), _("Mode"), _("Step"), _("Time (s)"), _("Median (s)"));
-  for (guint i = 0; i < outliers->len; i++)
+  g_string_append_printf (out, "| %s | %s | %s | %s | %s | %s | %s |\n|---|---|--:|--:|--:|--:|---|\n",
+                          _("Node"), _("Mode"), _("Step"), _("Time (s)"), _("Median (s)"), _("Score"), _("Marks"));
+  for (guint i = 0; i < flagged->len; i++)
     {
-      const SmprofStep *step = smprof_step_stats_get_step (steps, g_array_index (outliers, guint, i));
+      const SmprofStep *step = smprof_step_stats_get_step (steps, g_array_index (flagged, guint, i));
+      g_autofree char *marks = smprof_report_dup_step_marks (step);
 
       g_string_append (out, "| ");
       append_code (out, step->node_id);
-      g_string_append_printf (out, " | %s | %" G_GINT64_FORMAT " | %.6f | %.6f |\n",
-                              smprof_mode_to_string (step->mode), step->step, step->total_time, step->median_time);
+      g_string_append_printf (out, " | %s | %" G_GINT64_FORMAT " | %.6f | %.6f | %.2f | %s |\n",
+                              smprof_mode_to_string (step->mode), step->step, step->total_time, step->median_time,
+                              smprof_step_rank_score (step), marks);
     }
   g_string_append_c (out, '\n');
 }
@@ -179,8 +193,9 @@ append_comparison (GString             *out,
   g_string_append_printf (out, "## %s\n\n", _("Comparison"));
   append_side (out, diff, SMPROF_DIFF_A, options->a_label);
   append_side (out, diff, SMPROF_DIFF_B, options->b_label);
-  g_string_append_printf (out, "- **%s** %s\n\n", _("Normalised:"),
-                          smprof_diff_normalize_to_string (smprof_diff_get_normalize (diff)));
+  g_string_append_printf (out, "- **%s** %s%s\n\n", _("Normalised:"),
+                          smprof_diff_normalize_to_string (smprof_diff_get_normalize (diff)),
+                          smprof_diff_get_requested_normalize (diff) == SMPROF_DIFF_NORMALIZE_AUTO ? " (auto)" : "");
 
   g_string_append_printf (out, "| %s | A (s) | B (s) | B − A (s) | B / A |\n|---|--:|--:|--:|--:|\n",
                           _("Function (self time)"));

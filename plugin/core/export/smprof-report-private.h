@@ -47,6 +47,7 @@ GArray              *smprof_report_top_changes     (SmprofDiff                 *
                                                     double                      min_delta,
                                                     guint                       n);
 GArray              *smprof_report_outlier_steps   (SmprofStepStats            *steps);
+char                *smprof_report_dup_step_marks  (const SmprofStep           *step);
 char                *smprof_report_dup_html        (SmprofReportContent        *content);
 char                *smprof_report_dup_markdown    (SmprofReportContent        *content);
 

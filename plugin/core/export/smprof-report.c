@@ -28,6 +28,7 @@ smprof_report_options_init (SmprofReportOptions *options)
   memset (options, 0, sizeof *options);
   smprof_export_options_init (&options->flame);
   smprof_diff_export_options_init (&options->diff);
+  smprof_step_rule_init (&options->steps);
 }
 
 /**
@@ -257,9 +258,10 @@ smprof_report_content_new (SmprofProfile              *profile,
   content->options = options;
   content->location = smprof_source_dup_location (smprof_job_get_source (job));
   /* All the selected intervals, the unreadable too: they make their steps partial. */
-  content->steps = smprof_step_stats_new (job, smprof_profile_get_profiler (profile),
-                                          smprof_profile_get_node_ids (profile),
-                                          records != NULL ? records : smprof_profile_get_records (profile));
+  content->steps = smprof_step_stats_new_with_rule (job, smprof_profile_get_profiler (profile),
+                                                    smprof_profile_get_node_ids (profile),
+                                                    records != NULL ? records : smprof_profile_get_records (profile),
+                                                    &options->steps);
 
   if ((content->flame_svg = dup_written (write_profile, &flame, cancellable, error)) == NULL ||
       (content->functions_csv = dup_written (write_profile, &csv, cancellable, error)) == NULL)
@@ -394,18 +396,28 @@ smprof_report_top_changes (SmprofDiff *diff,
 /**
  * smprof_report_outlier_steps: (skip)
  *
- * Returns: (transfer full) (element-type guint): the indexes of the outlier steps
+ * Returns: (transfer full) (element-type guint): the indexes of the outlier
+ *   steps and the stragglers, the one that stands out most first
+ *   (smprof_step_stats_dup_ranking())
  */
 GArray *
 smprof_report_outlier_steps (SmprofStepStats *steps)
 {
-  GArray *outliers = g_array_new (FALSE, FALSE, sizeof (guint));
+  return smprof_step_stats_dup_ranking (steps, TRUE);
+}
 
-  for (guint i = 0; i < smprof_step_stats_get_n_steps (steps); i++)
-    if (smprof_step_stats_get_step (steps, i)->outlier)
-      g_array_append_val (outliers, i);
+/**
+ * smprof_report_dup_step_marks: (skip)
+ *
+ * Returns: (transfer full): "outlier", "straggler" or both, translated
+ */
+char *
+smprof_report_dup_step_marks (const SmprofStep *step)
+{
+  if (step->outlier && step->straggler)
+    return g_strdup_printf ("%s, %s", _("outlier"), _("straggler"));
 
-  return outliers;
+  return g_strdup (step->outlier ? _("outlier") : _("straggler"));
 }
 
 /* ------------------------------------------------------------------ writing */

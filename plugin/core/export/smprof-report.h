@@ -10,6 +10,7 @@
 
 #include "smprof-diff-export.h"
 #include "smprof-export.h"
+#include "smprof-step-stats.h"
 
 G_BEGIN_DECLS
 
@@ -34,6 +35,7 @@ typedef struct
   const char              *command_line;
   SmprofExportOptions      flame;
   SmprofDiffExportOptions  diff;
+  SmprofStepRule           steps;   /* what makes a step an outlier */
 } SmprofReportOptions;
 
 /* The files of a folder report. */
