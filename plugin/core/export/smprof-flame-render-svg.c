@@ -10,106 +10,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "smprof-export-asset.h"
 #include "smprof-flame-render-private.h"
 #include "smprof-xml.h"
-
-
-/* Zoom, search and hover, in the manner of flamegraph.pl's SVGs. Every frame
- * is a <g> holding its fraction of the width (data-x, data-w), its depth, its
- * parent frame's index, its name and file; the script re-places the frames on
- * a click, highlights matches and sums their share without counting a match
- * inside a match twice. */
-static const char svg_script[] =
-  "\"use strict\";\n"
-  "var frames = [], W, PAD, CHAR, zoomed = null, term = null;\n"
-  "var details, matched, resetButton, clearButton;\n"
-  "function $(id) { return document.getElementById(id); }\n"
-  "function init(evt) {\n"
-  "  var svg = document.documentElement;\n"
-  "  W = +svg.getAttribute('data-frames-width'); PAD = +svg.getAttribute('data-pad');\n"
-  "  CHAR = +svg.getAttribute('data-char-width');\n"
-  "  details = $('details'); matched = $('matched'); resetButton = $('reset'); clearButton = $('clear');\n"
-  "  var gs = $('frames').getElementsByTagName('g');\n"
-  "  for (var i = 0; i < gs.length; i++) {\n"
-  "    var g = gs[i], rect = g.getElementsByTagName('rect')[0];\n"
-  "    var f = { g: g, rect: rect, text: g.getElementsByTagName('text')[0],\n"
-  "              x: +g.getAttribute('data-x'), w: +g.getAttribute('data-w'), d: +g.getAttribute('data-d'),\n"
-  "              p: +g.getAttribute('data-p'), name: g.getAttribute('data-n'), file: g.getAttribute('data-f'),\n"
-  "              info: g.getElementsByTagName('title')[0].textContent, fill: rect.getAttribute('fill') };\n"
-  "    frames.push(f);\n"
-  "    g.addEventListener('click', zoom.bind(null, f));\n"
-  "    g.addEventListener('mouseover', function (f) { details.textContent = f.info.replace(/\\n/g, ' \\u2014 '); }.bind(null, f));\n"
-  "    g.addEventListener('mouseout', function () { details.textContent = ' '; });\n"
-  "  }\n"
-  "  resetButton.addEventListener('click', unzoom);\n"
-  "  $('search').addEventListener('click', ask);\n"
-  "  clearButton.addEventListener('click', clearSearch);\n"
-  "  window.addEventListener('keydown', function (e) {\n"
-  "    if ((e.ctrlKey && e.key === 'f') || e.key === '/') { e.preventDefault(); ask(); }\n"
-  "    else if (e.key === 'Escape') { if (term !== null) clearSearch(); else unzoom(); }\n"
-  "  });\n"
-  "}\n"
-  "function fit(label, pw) {\n"
-  "  var n = Math.floor((pw - 6) / CHAR);\n"
-  "  if (n < 3) return '';\n"
-  "  return label.length <= n ? label : label.substring(0, n - 2) + '..';\n"
-  "}\n"
-  "function place(f, x, w) {\n"
-  "  var px = PAD + x * W, pw = w * W;\n"
-  "  f.g.style.display = '';\n"
-  "  f.rect.setAttribute('x', px.toFixed(2));\n"
-  "  f.rect.setAttribute('width', Math.max(pw > 1 ? pw - 0.5 : pw, 0).toFixed(2));\n"
-  "  f.text.setAttribute('x', (px + 3).toFixed(2));\n"
-  "  f.text.textContent = fit(f.name, pw);\n"
-  "}\n"
-  "function inside(f, z) { return f.d >= z.d && f.x >= z.x - 1e-12 && f.x + f.w <= z.x + z.w + 1e-12; }\n"
-  "function zoom(z) {\n"
-  "  zoomed = z;\n"
-  "  for (var i = 0; i < frames.length; i++) {\n"
-  "    var f = frames[i];\n"
-  "    if (inside(f, z)) { f.g.classList.remove('parent'); place(f, (f.x - z.x) / z.w, f.w / z.w); }\n"
-  "    else if (f.d < z.d && f.x <= z.x + 1e-12 && f.x + f.w >= z.x + z.w - 1e-12) { f.g.classList.add('parent'); place(f, 0, 1); }\n"
-  "    else f.g.style.display = 'none';\n"
-  "  }\n"
-  "  resetButton.style.display = '';\n"
-  "  if (term !== null) search(term);\n"
-  "}\n"
-  "function unzoom() {\n"
-  "  zoomed = null;\n"
-  "  for (var i = 0; i < frames.length; i++) { frames[i].g.classList.remove('parent'); place(frames[i], frames[i].x, frames[i].w); }\n"
-  "  resetButton.style.display = 'none';\n"
-  "  if (term !== null) search(term);\n"
-  "}\n"
-  "function ask() {\n"
-  "  var t = window.prompt('Search function names and files (ignoring case):', term === null ? '' : term);\n"
-  "  if (t === null) return;\n"
-  "  if (t === '') clearSearch(); else search(t);\n"
-  "}\n"
-  "function search(t) {\n"
-  "  term = t;\n"
-  "  var needle = t.toLowerCase(), hit = [], share = 0;\n"
-  "  for (var i = 0; i < frames.length; i++) {\n"
-  "    var f = frames[i];\n"
-  "    hit[i] = f.name.toLowerCase().indexOf(needle) >= 0 || f.file.toLowerCase().indexOf(needle) >= 0;\n"
-  "    f.rect.setAttribute('fill', hit[i] ? 'rgb(230,0,230)' : f.fill);\n"
-  "  }\n"
-  "  for (var i = 0; i < frames.length; i++) {\n"
-  "    var f = frames[i];\n"
-  "    if (!hit[i] || (zoomed !== null && !inside(f, zoomed))) continue;\n"
-  "    var nested = false;\n"
-  "    for (var p = f.p; p >= 0 && (zoomed === null || frames[p].d >= zoomed.d); p = frames[p].p)\n"
-  "      if (hit[p]) { nested = true; break; }\n"
-  "    if (!nested) share += zoomed === null ? f.w : f.w / zoomed.w;\n"
-  "  }\n"
-  "  matched.textContent = 'Matched: ' + (100 * Math.min(share, 1)).toFixed(1) + '%';\n"
-  "  clearButton.style.display = '';\n"
-  "}\n"
-  "function clearSearch() {\n"
-  "  term = null;\n"
-  "  for (var i = 0; i < frames.length; i++) frames[i].rect.setAttribute('fill', frames[i].fill);\n"
-  "  matched.textContent = ' ';\n"
-  "  clearButton.style.display = 'none';\n"
-  "}\n";
 
 static void
 append_number (GString *out,
@@ -326,7 +229,7 @@ smprof_flame_render_svg (SmprofFlameLayout              *layout,
                         ".button { cursor: pointer; text-decoration: underline; }\n"
                         "</style>\n");
   g_string_append (out, "<script type=\"text/ecmascript\"><![CDATA[\n");
-  g_string_append (out, svg_script);
+  g_string_append (out, _smprof_export_asset ("flame-graph.js"));
   g_string_append (out, "]]></script>\n");
 
   _smprof_flame_render_background_color (options->dark, rgb);

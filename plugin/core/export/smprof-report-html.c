@@ -10,25 +10,13 @@
 #include <math.h>
 #include <string.h>
 
+#include "smprof-export-asset.h"
 #include "smprof-query.h"
 #include "smprof-report-private.h"
 #include "smprof-xml.h"
 
 /* The page reads without a script and without another file: the SVGs are
- * inlined, the CSVs are data: links, the style is in the head. */
-static const char page_style[] =
-  "body { font-family: 'DejaVu Sans', Verdana, sans-serif; margin: 2em; color: #121212; background: #fff; }\n"
-  "h1, h2 { font-weight: bold; }\n"
-  "dt { font-weight: bold; float: left; clear: left; width: 9em; }\n"
-  "dd { margin-left: 10em; margin-bottom: 0.3em; }\n"
-  "pre { background: #f2f2f2; padding: 0.6em; overflow-x: auto; white-space: pre-wrap; }\n"
-  "table { border-collapse: collapse; margin: 0.6em 0; }\n"
-  "th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; }\n"
-  "td.num { text-align: right; font-variant-numeric: tabular-nums; }\n"
-  "td code { white-space: pre-wrap; }\n"
-  ".figure svg { max-width: 100%; height: auto; }\n"
-  /* The SVGs' search and zoom buttons need their scripts, which are left out. */
-  ".figure .button { display: none; }\n";
+ * inlined, the CSVs are data: links, the style (report.css) is in the head. */
 
 /* A data: link that downloads @text as @name. */
 static void
@@ -373,7 +361,8 @@ smprof_report_dup_html (SmprofReportContent *content)
   smprof_xml_append_escaped (out, _("smprof report"));
   g_string_append (out, ": ");
   smprof_xml_append_escaped (out, content->location);
-  g_string_append_printf (out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", page_style);
+  g_string_append_printf (out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>",
+                          _smprof_export_asset ("report.css"));
   smprof_xml_append_escaped (out, _("smprof report"));
   g_string_append (out, "</h1>\n");
 
