@@ -5,6 +5,7 @@
  */
 
 #include <glib/gi18n-lib.h>
+#include <smprof-viewer-api.h>
 
 #include "smprof-job-page-private.h"
 #include "smprof-ui-settings.h"
@@ -40,27 +41,24 @@ static const struct
 /* ------------------------------------------------------------------------ */
 /* Messages                                                                 */
 
-static gboolean
-hide_toast_cb (gpointer data)
-{
-  SmprofJobPage *self = data;
-
-  self->export->toast_source = 0;
-  gtk_revealer_set_reveal_child (self->toast_revealer, FALSE);
-
-  return G_SOURCE_REMOVE;
-}
-
-/* A confirmation that goes away by itself. */
+/* A confirmation that goes away by itself, over the page in its host's toast
+ * overlay (the viewer's window). A page nobody shows has nobody to tell. */
 void
 _smprof_job_page_show_toast (SmprofJobPage *self,
                              const char    *message)
 {
-  gtk_label_set_label (self->toast_label, message);
-  gtk_revealer_set_reveal_child (self->toast_revealer, TRUE);
+  SmvHost *host = smv_host_find (GTK_WIDGET (self));
+  AdwToast *toast;
 
-  g_clear_handle_id (&self->export->toast_source, g_source_remove);
-  self->export->toast_source = g_timeout_add_seconds (TOAST_SECONDS, hide_toast_cb, self);
+  if (host == NULL)
+    {
+      g_debug ("No host for the note “%s”", message);
+      return;
+    }
+
+  toast = adw_toast_new (message);
+  adw_toast_set_timeout (toast, TOAST_SECONDS);
+  smv_host_add_toast (host, toast);
 }
 
 /* An error, in a bar at the top of the page until closed. */
@@ -68,9 +66,6 @@ void
 _smprof_job_page_show_error (SmprofJobPage *self,
                              const char    *message)
 {
-  g_clear_handle_id (&self->export->toast_source, g_source_remove);
-  gtk_revealer_set_reveal_child (self->toast_revealer, FALSE);
-
   gtk_label_set_label (self->error_label, message);
   gtk_info_bar_set_revealed (self->error_bar, TRUE);
 }
@@ -571,7 +566,6 @@ _smprof_job_page_export_dispose (SmprofJobPage *self)
     }
   _smprof_job_page_report_dispose (self);
 
-  g_clear_handle_id (&self->export->toast_source, g_source_remove);
   g_clear_pointer (&self->export, g_free);
 }
 

@@ -21,13 +21,12 @@ typedef struct _SmprofJobPageExport  SmprofJobPageExport;
 typedef struct _SmprofJobPageRefresh SmprofJobPageRefresh;
 typedef struct _SmprofJobPageCompare SmprofJobPageCompare;
 
-/* What exports (smprof-job-page-export.c, -report.c) keep between a dialog and its answer, and the notes. */
+/* What exports (smprof-job-page-export.c, -report.c) keep between a dialog and its answer. */
 struct _SmprofJobPageExport
 {
   GtkFileChooserNative *export_dialog;
   GtkFileChooserNative *report_dialog;     /* smprof-job-page-report.c */
   GCancellable         *cancellable;
-  guint                 toast_source;
   /* the save dialog's last picture choices, offered again: "flame" or
    * "icicle", and a width in pixels as text; NULL until a picture is saved */
   char                 *picture_direction;
@@ -49,7 +48,7 @@ struct _SmprofJobPage
   GtkStringList        *node_model;
   GtkStringList        *mode_model;
 
-  /* what a part of the page owns beyond its widgets: dialogs and toasts
+  /* what a part of the page owns beyond its widgets: dialogs
    * (smprof-job-page-export.c), the refresh timer and actions
    * (-refresh.c), the comparison's widgets (-compare.c) */
   SmprofJobPageExport  *export;
@@ -67,8 +66,6 @@ struct _SmprofJobPage
   GtkMenuButton        *export_button;
   GtkInfoBar           *error_bar;
   GtkLabel             *error_label;
-  GtkRevealer          *toast_revealer;
-  GtkLabel             *toast_label;
   GtkListBox           *presets_list;
   GtkListBoxRow        *whole_job_row;
   GtkListBoxRow        *initialization_row;

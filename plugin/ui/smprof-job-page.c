@@ -298,8 +298,6 @@ smprof_job_page_class_init (SmprofJobPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, export_button);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, error_bar);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, error_label);
-  gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, toast_revealer);
-  gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, toast_label);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, presets_list);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, whole_job_row);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, initialization_row);
