@@ -278,7 +278,7 @@ test_about (void)
   g_assert_cmpint (adw_about_window_get_license_type (about), ==, GTK_LICENSE_GPL_3_0);
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (about)) == GTK_WINDOW (window));
   g_assert_true (viewer_test_wait (is_mapped, about, 5000));
-  viewer_test_render (GTK_WIDGET (about), "viewer-about.png");
+  g_object_unref (viewer_test_render (GTK_WIDGET (about), "viewer-about.png"));
 
   gtk_window_destroy (GTK_WINDOW (about));
   gtk_window_destroy (GTK_WINDOW (window));

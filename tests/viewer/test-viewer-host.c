@@ -235,7 +235,7 @@ test_toast (void)
   g_assert_true (viewer_test_wait (label_shown, &shown, 5000));
   g_assert_true (gtk_widget_is_ancestor (find_label (GTK_WIDGET (window), shown.text),
                                          GTK_WIDGET (smv_window_get_toast_overlay (window))));
-  viewer_test_render (GTK_WIDGET (window), "viewer-toast.png");
+  g_object_unref (viewer_test_render (GTK_WIDGET (window), "viewer-toast.png"));
   /* ... and gone by itself after its timeout. */
   g_assert_true (viewer_test_wait (label_gone, &shown, 10000));
 

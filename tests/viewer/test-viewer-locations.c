@@ -204,7 +204,7 @@ test_empty_recent (void)
       n++;
     }
   g_assert_cmpuint (n, ==, 2);
-  viewer_test_render (GTK_WIDGET (window), "viewer-empty-recent.png");
+  g_object_unref (viewer_test_render (GTK_WIDGET (window), "viewer-empty-recent.png"));
 
   /* The keyboard: the second row focused (Tab reaches it), Enter. */
   row = GTK_WIDGET (gtk_list_box_get_row_at_index (list, 1));

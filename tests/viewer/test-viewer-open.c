@@ -573,7 +573,7 @@ test_problems_path_elided (void)
   gtk_window_set_default_size (GTK_WINDOW (window), 860, 800);
   viewer_test_spin (300);
   viewer_test_wait_transitions (GTK_WIDGET (window));
-  viewer_test_render (GTK_WIDGET (window), "viewer-skipped-files.png");
+  g_object_unref (viewer_test_render (GTK_WIDGET (window), "viewer-skipped-files.png"));
   g_free (shown);
   shown = dup_shown_path (window);
   g_test_message ("shown at 860 px: %s", shown);

@@ -29,7 +29,7 @@ AdwStatusPage *viewer_test_status_page  (GtkWidget            *root,
 gboolean    viewer_test_press_shortcut  (GtkWidget            *widget,
                                          const char           *accelerator);
 GdkTexture *viewer_test_render          (GtkWidget            *widget,
-                                         const char           *png_name);
+                                         const char           *png_name) G_GNUC_WARN_UNUSED_RESULT;
 guint       viewer_test_count_colors    (GdkTexture           *texture,
                                          guint32               background,
                                          guint                *n_differing);

@@ -94,9 +94,15 @@ take_unseen (GPtrArray       *into,
   for (guint i = 0; i < from->len; i++)
     {
       gpointer item = g_ptr_array_index (from, i);
+      const char *key = key_of (item);
 
-      if (g_hash_table_add (seen, (gpointer) key_of (item)))
-        g_ptr_array_add (into, item);
+      /* Not g_hash_table_add()'s answer alone: on a repeated key it keeps
+       * the new string, which free_item() is about to free. */
+      if (!g_hash_table_contains (seen, key))
+        {
+          g_hash_table_add (seen, (gpointer) key);
+          g_ptr_array_add (into, item);
+        }
       else
         {
           (*n_repeated)++;
