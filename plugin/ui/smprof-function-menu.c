@@ -49,6 +49,10 @@ append (GMenu      *section,
   g_autoptr(GMenuItem) item = g_menu_item_new (label, NULL);
 
   g_menu_item_set_action_and_target_value (item, action, target);
+  /* The "function" group belongs to whoever shows the view: an item it does
+   * not offer is left out, rather than shown greyed out. */
+  if (g_str_has_prefix (action, SMPROF_FUNCTION_ACTION_GROUP "."))
+    g_menu_item_set_attribute (item, "hidden-when", "s", "action-missing");
   g_menu_append_item (section, item);
 }
 

@@ -17,7 +17,8 @@ G_BEGIN_DECLS
  * themselves; the others are the page's: it inserts an action group named
  * "function" on itself (or any ancestor of the views) with these actions,
  * and the views' menus find it. Where no ancestor provides an action, its
- * item shows insensitive.
+ * item is left out of the menu (hidden-when="action-missing"): the job page
+ * provides none of them yet, so its menus offer the copies alone.
  *
  *   function.focus               u   focus on the function (SMPROF_TRANSFORM_FOCUS_FUNCTION)
  *   function.focus-subtree       au  focus on the frame whose stack, from a root, is these functions
