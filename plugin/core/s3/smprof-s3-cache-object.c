@@ -116,7 +116,10 @@ _smprof_s3_cache_parse_trailer (const guint8 *tail,
   trailer->listed_etag = dup_bytestring (listed);
   trailer->response_etag = dup_bytestring (response);
   digest = g_variant_get_fixed_array (sha256, &sha256_length, 1);
-  memcpy (trailer->sha256, digest, MIN (sha256_length, SHA256_LENGTH));
+  /* An empty array gives no pointer at all: copy only a digest of the
+   * right length (anything else is refused below). */
+  if (sha256_length == SHA256_LENGTH)
+    memcpy (trailer->sha256, digest, SHA256_LENGTH);
   trailer->body_offset_end = file_size - length - FOOTER_LENGTH;
 
   if (trailer->key == NULL || trailer->listed_etag == NULL || trailer->response_etag == NULL ||
