@@ -1,0 +1,455 @@
+/* bench-job-page.c: the job page on a big job, in a real viewer window:
+ * how long the main loop is ever kept from running while the page opens,
+ * scrolls the node rows, shows each view and follows a drag, and how long
+ * a drag's release takes to reach updated views
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A benchmark, run on demand (tests/bench/README.md): a timing is no test.
+ *
+ *   xvfb-run -a -s '-screen 0 1920x1200x24' bench-job-page JOB [--drags N] [--size WxH]
+ *
+ * The main loop's stalls are measured as a user meets them: a 2 ms timeout
+ * of high priority notes when it runs; the longest gap between two of its
+ * runs is the longest the window could not react (input, redraw). It counts
+ * everything that keeps the main thread busy, drawing included. Prints one
+ * JSON object.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <smprof-viewer-api.h>
+
+#include "smprof-job-page-private.h"
+#include "smprof-sagemaker-source.h"
+#include "smprof-timeline-private.h"
+#include "smv-source-registry.h"
+#include "smv-window.h"
+
+#define TICK_MS 2
+
+typedef struct
+{
+  gint64 last;
+  gint64 worst;
+} Stalls;
+
+static Stalls stalls;
+
+static gboolean
+tick_cb (gpointer data)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  if (stalls.last != 0 && now - stalls.last > stalls.worst)
+    stalls.worst = now - stalls.last;
+  stalls.last = now;
+
+  return G_SOURCE_CONTINUE;
+}
+
+/* The worst gap from here to the next stalls_end(), in ms. */
+static void
+stalls_begin (void)
+{
+  stalls.last = g_get_monotonic_time ();
+  stalls.worst = 0;
+}
+
+static double
+stalls_end (void)
+{
+  tick_cb (NULL);
+  return stalls.worst / 1000.0;
+}
+
+typedef gboolean (*Condition) (gpointer data);
+
+static gboolean
+wake_cb (gpointer data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+wait_for (Condition condition,
+          gpointer  data,
+          guint     timeout_ms)
+{
+  gint64 deadline = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
+  /* wakes the loop for conditions no source will announce (time passing) */
+  guint wake = g_timeout_add (10, wake_cb, NULL);
+  gboolean met;
+
+  while (!(met = condition (data)) && g_get_monotonic_time () <= deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (wake);
+
+  return met;
+}
+
+static gboolean
+time_passed (gpointer data)
+{
+  return g_get_monotonic_time () >= *(gint64 *) data;
+}
+
+static void
+spin (guint ms)
+{
+  gint64 until = g_get_monotonic_time () + (gint64) ms * 1000;
+
+  wait_for (time_passed, &until, ms + 1000);
+}
+
+static void
+after_paint_cb (GdkFrameClock *clock,
+                gpointer       data)
+{
+  *(gboolean *) data = TRUE;
+}
+
+static gboolean
+flag_set (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+/* Until @widget's window has drawn a frame that began after this call. */
+static void
+wait_frame (GtkWidget *widget)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (widget);
+  gboolean painted = FALSE;
+  gulong id;
+
+  g_assert (clock != NULL);
+  id = g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint_cb), &painted);
+  gtk_widget_queue_draw (widget);
+  if (!wait_for (flag_set, &painted, 30000))
+    g_error ("no frame drawn in 30 s");
+  g_signal_handler_disconnect (clock, id);
+}
+
+static gboolean
+is_mapped (gpointer data)
+{
+  return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0;
+}
+
+static gboolean
+shows_document (gpointer data)
+{
+  return g_strcmp0 (smv_window_get_view_name (data), "document") == 0;
+}
+
+static gboolean
+page_ready (gpointer data)
+{
+  SmprofJobPage *page = data;
+
+  return !smprof_job_page_get_busy (page) && smprof_job_page_get_selected_records (page) != NULL;
+}
+
+typedef struct
+{
+  SmprofJobPage *page;
+  SmprofProfile *before;
+} Answer;
+
+static gboolean
+answer_changed (gpointer data)
+{
+  Answer *answer = data;
+
+  return !smprof_job_page_get_busy (answer->page) && smprof_job_page_get_profile (answer->page) != NULL
+         && smprof_job_page_get_profile (answer->page) != answer->before;
+}
+
+static int
+compare_doubles (gconstpointer a,
+                 gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+static double
+median (double *values,
+        guint   n)
+{
+  qsort (values, n, sizeof *values, compare_doubles);
+  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+static double
+max_of (const double *values,
+        guint         n)
+{
+  double worst = 0;
+
+  for (guint i = 0; i < n; i++)
+    worst = MAX (worst, values[i]);
+  return worst;
+}
+
+/* The first three fields of /proc/loadavg: 1, 5 and 15 minutes. */
+static char *
+load_average (void)
+{
+  g_autofree char *text = NULL;
+  g_auto(GStrv) fields = NULL;
+
+  if (!g_file_get_contents ("/proc/loadavg", &text, NULL, NULL))
+    return g_strdup ("?");
+  fields = g_strsplit (text, " ", 4);
+  if (g_strv_length (fields) < 3)
+    return g_strdup ("?");
+  return g_strdup_printf ("%s %s %s", fields[0], fields[1], fields[2]);
+}
+
+/* Render nodes under @node, itself included. */
+static guint
+count_nodes (GskRenderNode *node)
+{
+  guint n = 1;
+
+  if (node == NULL)
+    return 0;
+  switch ((int) gsk_render_node_get_node_type (node))
+    {
+    case GSK_CONTAINER_NODE:
+      for (guint i = 0; i < gsk_container_node_get_n_children (node); i++)
+        n += count_nodes (gsk_container_node_get_child (node, i));
+      break;
+    case GSK_TRANSFORM_NODE:
+      n += count_nodes (gsk_transform_node_get_child (node));
+      break;
+    case GSK_CLIP_NODE:
+      n += count_nodes (gsk_clip_node_get_child (node));
+      break;
+    default:
+      break;
+    }
+
+  return n;
+}
+
+/* What GTK's cairo renderer does with @node each frame: ms per draw into
+ * an image the size of the widget, median of 5. */
+static double
+draw_ms (GskRenderNode *node,
+         int            width,
+         int            height)
+{
+  double times[5];
+
+  for (guint i = 0; i < G_N_ELEMENTS (times); i++)
+    {
+      cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+      cairo_t *cr = cairo_create (surface);
+      gint64 t0 = g_get_monotonic_time ();
+
+      gsk_render_node_draw (node, cr);
+      cairo_surface_flush (surface);
+      times[i] = (g_get_monotonic_time () - t0) / 1000.0;
+      cairo_destroy (cr);
+      cairo_surface_destroy (surface);
+    }
+
+  return median (times, G_N_ELEMENTS (times));
+}
+
+/* Scrolls the node rows from the top to the bottom and back, a frame per
+ * step, as a wheel would. Returns the steps taken. */
+static guint
+scroll_rows (SmprofTimeline *timeline)
+{
+  GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (timeline));
+  double lower, range;
+  guint steps = 0;
+
+  if (adjustment == NULL)
+    return 0;
+  lower = gtk_adjustment_get_lower (adjustment);
+  range = gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment) - lower;
+  if (range <= 0)
+    return 0;
+  for (int i = 0; i <= 80; i++, steps++)
+    {
+      double t = i <= 40 ? i / 40.0 : (80 - i) / 40.0;
+
+      gtk_adjustment_set_value (adjustment, lower + t * range);
+      wait_frame (GTK_WIDGET (timeline));
+    }
+
+  return steps;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  const char * const no_dirs[] = { NULL };
+  g_autoptr(SmvSourceRegistry) registry = NULL;
+  g_autoptr(GFile) job = NULL;
+  g_autofree char *load_before = NULL, *load_after = NULL;
+  g_autofree double *drag_ms = NULL, *drag_stall = NULL;
+  g_autoptr(GString) views = g_string_new (NULL);
+  SmprofJobPage *page;
+  SmvWindow *window;
+  SmprofTimeline *timeline;
+  GListModel *pages;
+  int width = 1920, height = 1080;
+  guint drags = 5, scroll_steps, timeline_nodes;
+  double timeline_draw;
+  gint64 t0;
+  double to_document, to_ready, open_stall, settle_stall, scroll_stall, views_stall = 0;
+  const char *path = NULL;
+
+  for (int i = 1; i < argc; i++)
+    {
+      if (g_str_equal (argv[i], "--drags") && i + 1 < argc)
+        {
+          long n = strtol (argv[++i], NULL, 10);
+
+          drags = (guint) MAX (1, n);
+        }
+      else if (g_str_equal (argv[i], "--size") && i + 1 < argc)
+        {
+          if (sscanf (argv[++i], "%dx%d", &width, &height) != 2)
+            g_error ("--size WIDTHxHEIGHT");
+        }
+      else if (path == NULL)
+        path = argv[i];
+      else
+        g_error ("usage: bench-job-page JOB [--drags N] [--size WxH]");
+    }
+  if (path == NULL)
+    g_error ("usage: bench-job-page JOB [--drags N] [--size WxH]");
+
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  gtk_init ();
+  smv_data_source_ensure_extension_point ();
+  g_io_extension_point_implement (SMV_DATA_SOURCE_EXTENSION_POINT_NAME, SMPROF_TYPE_SAGEMAKER_SOURCE,
+                                  "sagemaker", 10);
+  registry = smv_source_registry_new (no_dirs);
+  load_before = load_average ();
+
+  window = smv_window_new (NULL, registry, NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  gtk_window_present (GTK_WINDOW (window));
+  if (!wait_for (is_mapped, window, 10000))
+    g_error ("the window was never mapped");
+  spin (500);
+
+  g_timeout_add_full (G_PRIORITY_HIGH, TICK_MS, tick_cb, NULL, NULL);
+
+  /* Open: from the call to the page on screen, then to the first answer. */
+  job = g_file_new_for_path (path);
+  stalls_begin ();
+  t0 = g_get_monotonic_time ();
+  smv_window_open (window, job);
+  if (!wait_for (shows_document, window, 600000))
+    g_error ("%s: the job page never came", path);
+  to_document = (g_get_monotonic_time () - t0) / 1000.0;
+  page = SMPROF_JOB_PAGE (smv_window_get_page (window));
+  if (!wait_for (page_ready, page, 600000))
+    g_error ("%s: the page never had an answer", path);
+  wait_frame (GTK_WIDGET (page));
+  to_ready = (g_get_monotonic_time () - t0) / 1000.0;
+  open_stall = stalls_end ();
+
+  /* What the page still does after its first answer (statistics per step,
+   * outliers, the node matrix's figures): two seconds. */
+  stalls_begin ();
+  spin (2000);
+  settle_stall = stalls_end ();
+
+  timeline = smprof_job_page_get_timeline (page);
+  stalls_begin ();
+  scroll_steps = scroll_rows (timeline);
+  scroll_stall = stalls_end ();
+
+  /* Each view in turn, drawn, then a second for what it fills in later. */
+  pages = G_LIST_MODEL (gtk_stack_get_pages (page->views_stack));
+  for (guint i = 0; i < g_list_model_get_n_items (pages); i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (pages, i);
+      GtkStackPage *stack_page = GTK_STACK_PAGE (item);
+      double worst;
+
+      if (!gtk_widget_get_visible (gtk_stack_page_get_child (stack_page)))
+        continue;
+      stalls_begin ();
+      gtk_stack_set_visible_child (page->views_stack, gtk_stack_page_get_child (stack_page));
+      wait_frame (GTK_WIDGET (page));
+      spin (1000);
+      worst = stalls_end ();
+      views_stall = MAX (views_stall, worst);
+      g_string_append_printf (views, "%s\"%s\": %.1f", views->len > 0 ? ", " : "",
+                              gtk_stack_page_get_name (stack_page), worst);
+    }
+  g_object_unref (pages);
+  gtk_stack_set_visible_child (page->views_stack,
+                               gtk_stack_get_child_by_name (page->views_stack, "functions") != NULL
+                               ? gtk_stack_get_child_by_name (page->views_stack, "functions")
+                               : gtk_stack_get_visible_child (page->views_stack));
+  wait_frame (GTK_WIDGET (page));
+
+  /* Drags over the node rows, each a different range: release to the views
+   * updated (the new answer in, a frame drawn with it). */
+  drag_ms = g_new0 (double, drags);
+  drag_stall = g_new0 (double, drags);
+  for (guint i = 0; i < drags; i++)
+    {
+      GtkWidget *widget = GTK_WIDGET (timeline);
+      double w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
+      double x0 = w * (0.25 + 0.05 * i), x1 = x0 + w * (0.08 + 0.03 * i), y = h * 0.4;
+      Answer answer = { page, smprof_job_page_get_profile (page) };
+
+      stalls_begin ();
+      _smprof_timeline_drag_begin (timeline, x0, y, FALSE);
+      for (int s = 1; s <= 10; s++)
+        {
+          _smprof_timeline_drag_update (timeline, x0 + (x1 - x0) * s / 10.0, y);
+          wait_frame (widget);
+        }
+      t0 = g_get_monotonic_time ();
+      _smprof_timeline_drag_end (timeline, x1, y);
+      if (!wait_for (answer_changed, &answer, 120000))
+        g_error ("drag %u: no new answer in 2 minutes", i + 1);
+      wait_frame (GTK_WIDGET (page));
+      drag_ms[i] = (g_get_monotonic_time () - t0) / 1000.0;
+      drag_stall[i] = stalls_end ();
+      spin (300);
+    }
+
+  timeline_nodes = count_nodes (timeline->blocks.node);
+  timeline_draw = timeline->blocks.node != NULL
+                  ? draw_ms (timeline->blocks.node, gtk_widget_get_width (GTK_WIDGET (timeline)),
+                             gtk_widget_get_height (GTK_WIDGET (timeline)))
+                  : 0;
+  load_after = load_average ();
+  printf ("{\"job\": \"%s\", \"size\": \"%dx%d\", \"load_before\": \"%s\", \"load_after\": \"%s\",\n"
+          " \"to_page_ms\": %.1f, \"to_first_answer_ms\": %.1f, \"worst_stall_open_ms\": %.1f,\n"
+          " \"worst_stall_settle_ms\": %.1f, \"worst_stall_scroll_ms\": %.1f, \"scroll_frames\": %u,\n"
+          " \"worst_stall_views_ms\": %.1f, \"views\": {%s},\n"
+          " \"drag_to_views_ms\": [",
+          path, width, height, load_before, load_after, to_document, to_ready, open_stall,
+          settle_stall, scroll_stall, scroll_steps, views_stall, views->str);
+  for (guint i = 0; i < drags; i++)
+    printf ("%s%.1f", i > 0 ? ", " : "", drag_ms[i]);
+  printf ("], \"worst_stall_drag_ms\": %.1f,\n", max_of (drag_stall, drags));
+  printf (" \"drag_to_views_median_ms\": %.1f, \"timeline_cached_nodes\": %u, \"timeline_draw_ms\": %.1f,\n",
+          median (drag_ms, drags), timeline_nodes, timeline_draw);
+  printf (" \"renderer\": \"%s\"}\n", G_OBJECT_TYPE_NAME (gtk_native_get_renderer (GTK_NATIVE (window))));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin (200);
+
+  return 0;
+}
