@@ -56,7 +56,7 @@ update_count (SmprofDiffTable *self)
 
   /* Translators: functions listed in the comparison, out of all the
    * functions either side ran, as in "120 of 3,456 functions" */
-  text = g_strdup_printf (ngettext ("%s of %s function", "%s of %s functions", total), shown_text, total_text);
+  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s of %s function", "%s of %s functions", total), shown_text, total_text);
   gtk_label_set_text (self->count_label, text);
 }
 

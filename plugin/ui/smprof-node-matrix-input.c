@@ -32,7 +32,7 @@ dup_row_tooltip (SmprofNodeMatrix *self,
   g_autoptr(GString) text = g_string_new (NULL);
 
   g_string_append_printf (text, "<b>%s</b>\n", node);
-  g_string_append_printf (text, ngettext ("%u step", "%u steps", self->n_steps[row]), self->n_steps[row]);
+  g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%u step", "%u steps", self->n_steps[row]), self->n_steps[row]);
   g_string_append_c (text, '\n');
 
   if (_smprof_node_matrix_is_straggler (self, row))

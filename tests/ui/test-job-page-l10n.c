@@ -103,8 +103,15 @@ test_french_page (void)
                   gtk_widget_get_width (GTK_WIDGET (page->timeline)));
   g_assert_cmpfloat (right, <=, gtk_widget_get_width (GTK_WIDGET (page->timeline)));
 
+  /* The comparison's count of functions, a plural of the plugin's: in
+   * French too. */
+  label = viewer_test_label_text (GTK_WIDGET (page), "diff-count");
+  g_test_message ("diff table: %s", label);
+  g_assert_nonnull (strstr (label, " sur "));
+  g_assert_true (g_str_has_suffix (label, " fonctions"));
+
   texture = ui_test_render (GTK_WIDGET (window));
-  ui_test_save_local (texture, "job-page-fr-1280x800.png");
+  ui_test_save (texture, "job-page-fr-1280x800.png");
 
   gtk_window_destroy (GTK_WINDOW (window));
   viewer_test_spin (100);

@@ -441,8 +441,8 @@ smprof_diff_dup_side_counts (SmprofDiff     *self,
 
   n_records = smprof_profile_get_records (self->profiles[side])->len;
   n_steps = self->n_steps[side];
-  intervals = g_strdup_printf (ngettext ("%u interval", "%u intervals", n_records), n_records);
-  steps = g_strdup_printf (ngettext ("%u step", "%u steps", n_steps), n_steps);
+  intervals = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u interval", "%u intervals", n_records), n_records);
+  steps = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u step", "%u steps", n_steps), n_steps);
 
   return g_strconcat (intervals, " · ", steps, NULL);
 }

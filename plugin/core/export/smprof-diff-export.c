@@ -478,7 +478,7 @@ dup_side_line (SmprofDiff     *diff,
   g_autofree char *nodes = g_strjoinv (", ", (char **) smprof_profile_get_node_ids (profile));
   g_autofree char *steps = label == NULL ? smprof_records_describe_steps (smprof_profile_get_records (profile)) : NULL;
   guint n = smprof_profile_get_records (profile)->len;
-  g_autofree char *intervals = g_strdup_printf (ngettext ("%u interval", "%u intervals", n), n);
+  g_autofree char *intervals = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u interval", "%u intervals", n), n);
   char number[G_ASCII_DTOSTR_BUF_SIZE];
 
   return g_strdup_printf ("%s: %s (%s, %s, %s s)", side == SMPROF_DIFF_A ? "A" : "B",

@@ -171,7 +171,7 @@ smprof_export_dup_subtitle (SmprofProfile *profile,
 
   out = g_string_new (location);
   g_string_append_printf (out, " · %s ", smprof_profiler_to_string (smprof_profile_get_profiler (profile)));
-  g_string_append_printf (out, ngettext ("on node %s", "on nodes %s",
+  g_string_append_printf (out, g_dngettext (GETTEXT_PACKAGE, "on node %s", "on nodes %s",
                                          g_strv_length ((char **) smprof_profile_get_node_ids (profile))),
                           nodes);
   g_string_append (out, " · ");
@@ -179,7 +179,7 @@ smprof_export_dup_subtitle (SmprofProfile *profile,
     selection = steps = smprof_records_describe_steps (smprof_profile_get_records (profile));
   if (*selection != '\0')
     g_string_append_printf (out, "%s · ", selection);
-  g_string_append_printf (out, ngettext ("%u interval", "%u intervals", n_records), n_records);
+  g_string_append_printf (out, g_dngettext (GETTEXT_PACKAGE, "%u interval", "%u intervals", n_records), n_records);
   /* TRANSLATORS: the total time of a picture's selection, such as "2.031 s" */
   g_string_append_printf (out, _(" · total %s"), total);
 

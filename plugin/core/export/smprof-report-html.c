@@ -135,7 +135,7 @@ append_facts (GString             *out,
   g_autofree char *nodes = g_strjoinv (", ", (char **) smprof_profile_get_node_ids (profile));
   g_autofree char *timer = smprof_report_dup_timer_note (profile);
   guint n_records = smprof_profile_get_records (profile)->len;
-  g_autofree char *intervals = g_strdup_printf (ngettext ("%u interval", "%u intervals", n_records), n_records);
+  g_autofree char *intervals = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u interval", "%u intervals", n_records), n_records);
   g_autofree char *steps = smprof_records_describe_steps (smprof_profile_get_records (profile));
   g_autofree char *reshaping = smprof_export_dup_reshaping (profile);
   g_autofree char *selection = g_strdup_printf ("%s · %s", content->options->selection != NULL
@@ -256,10 +256,10 @@ append_steps (GString             *out,
     }
 
   g_string_append_printf (out, "<h2>%s</h2>\n<p>", _("Per-step statistics"));
-  g_string_append_printf (out, ngettext ("%u step, %u of them outliers", "%u steps, %u of them outliers",
+  g_string_append_printf (out, g_dngettext (GETTEXT_PACKAGE, "%u step, %u of them outliers", "%u steps, %u of them outliers",
                                          n_steps),
                           n_steps, n_outliers);
-  g_string_append_printf (out, ngettext ("; %u straggler. ", "; %u stragglers. ", n_stragglers), n_stragglers);
+  g_string_append_printf (out, g_dngettext (GETTEXT_PACKAGE, "; %u straggler. ", "; %u stragglers. ", n_stragglers), n_stragglers);
   smprof_xml_append_escaped (out, rule);
   g_string_append_c (out, ' ');
   smprof_xml_append_escaped (out, smprof_step_straggler_rule_description ());

@@ -65,7 +65,7 @@ append_facts (GString             *out,
   g_string_append_printf (out, "- **%s** %s\n", _("Nodes:"), nodes);
   g_string_append_printf (out, "- **%s** %s · ", _("Selection:"),
                           content->options->selection != NULL ? content->options->selection : steps);
-  g_string_append_printf (out, ngettext ("%u interval", "%u intervals", n_records), n_records);
+  g_string_append_printf (out, g_dngettext (GETTEXT_PACKAGE, "%u interval", "%u intervals", n_records), n_records);
   g_string_append_printf (out, "\n- **%s** %s\n", _("Steps:"), steps);
   if (reshaping != NULL)
     g_string_append_printf (out, "- **%s** %s\n", _("Call tree reshaped:"), reshaping);
@@ -146,10 +146,10 @@ append_steps (GString             *out,
     }
 
   g_string_append_printf (out, "## %s\n\n", _("Per-step statistics"));
-  g_string_append_printf (out, ngettext ("%u step, %u of them outliers", "%u steps, %u of them outliers",
+  g_string_append_printf (out, g_dngettext (GETTEXT_PACKAGE, "%u step, %u of them outliers", "%u steps, %u of them outliers",
                                          n_steps),
                           n_steps, n_outliers);
-  g_string_append_printf (out, ngettext ("; %u straggler. ", "; %u stragglers. ", n_stragglers), n_stragglers);
+  g_string_append_printf (out, g_dngettext (GETTEXT_PACKAGE, "; %u straggler. ", "; %u stragglers. ", n_stragglers), n_stragglers);
   g_string_append_printf (out, "%s %s\n\n", rule, smprof_step_straggler_rule_description ());
   if (flagged->len == 0)
     return;
