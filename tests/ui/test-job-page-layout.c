@@ -12,6 +12,7 @@
  * Screenshots in the working folder: layout-*.png.
  */
 
+#include <adwaita.h>
 #include <smprof-viewer-api.h>
 
 #include "core-test-util.h"
@@ -444,6 +445,71 @@ test_flame_graphs_and_compare (gconstpointer data)
 }
 
 /* ------------------------------------------------------------------------ */
+/* The README's pictures                                                    */
+
+typedef struct
+{
+  int         width;
+  int         height;
+  gboolean    dark;
+  const char *name;
+} Picture;
+
+/* Relative luminance of a pixel of @texture, 0 (black) to 1 (white). */
+static double
+luminance_at (GdkTexture *texture,
+              int         x,
+              int         y)
+{
+  guint32 pixel = ui_test_pixel (texture, x, y);
+
+  return (0.2126 * ((pixel >> 16) & 0xff) + 0.7152 * ((pixel >> 8) & 0xff) + 0.0722 * (pixel & 0xff)) / 255.0;
+}
+
+/* The job page as the README shows it, at the sizes users have and in both
+ * styles: a range of steps of the training loop, its flame graph. What a
+ * person sees is checked before the picture is kept: the page within the
+ * window, the flame graph's roots on screen, the sidebar light or dark. */
+static void
+test_screenshots (gconstpointer data)
+{
+  const Picture *picture = data;
+  AdwStyleManager *style = adw_style_manager_get_default ();
+  g_autoptr(GdkTexture) texture = NULL;
+  SmprofJobPage *page;
+  SmvWindow *window;
+  graphene_rect_t sidebar;
+  double sidebar_luminance;
+
+  VIEWER_TEST_REQUIRE_DISPLAY ();
+
+  adw_style_manager_set_color_scheme (style, picture->dark ? ADW_COLOR_SCHEME_FORCE_DARK : ADW_COLOR_SCHEME_FORCE_LIGHT);
+  window = open_job ("pt-cprofile", picture->width, picture->height, &page);
+  smprof_job_page_set_step_range (page, 2, 12);
+  g_assert_true (viewer_test_wait (page_ready, page, 60000));
+  page_test_press_shortcut (GTK_WIDGET (page), "<Control>3");
+  ui_test_settle ();
+  viewer_test_wait_transitions (GTK_WIDGET (window));
+
+  check_width (window, page);
+  g_assert_true (root_row_on_screen (smprof_flame_graph_view_get_flame_graph (page->flame_graph_view)));
+
+  texture = ui_test_render (GTK_WIDGET (window));
+  g_assert_true (bounds_in (viewer_test_find (GTK_WIDGET (page), "presets"), GTK_WIDGET (window), &sidebar));
+  sidebar_luminance = luminance_at (texture, (int) (sidebar.origin.x + sidebar.size.width - 8),
+                                    (int) (sidebar.origin.y + sidebar.size.height - 8));
+  g_test_message ("%s: sidebar luminance %.2f", picture->name, sidebar_luminance);
+  if (picture->dark)
+    g_assert_cmpfloat (sidebar_luminance, <, 0.3);
+  else
+    g_assert_cmpfloat (sidebar_luminance, >, 0.8);
+  ui_test_save (texture, picture->name);
+
+  close_window (window);
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
+}
+
+/* ------------------------------------------------------------------------ */
 /* The timeline of many nodes                                               */
 
 /* Node rows of the timeline a person sees whole, without scrolling. */
@@ -499,6 +565,11 @@ main (int   argc,
 {
   static const int small[] = { 1280, 800 };
   static const int large[] = { 1920, 1080 };
+  static const Picture pictures[] = {
+    { 1280, 800, FALSE, "job-page-1280x800.png" },
+    { 1920, 1080, FALSE, "job-page-1920x1080.png" },
+    { 1280, 800, TRUE, "job-page-dark-1280x800.png" },
+  };
   const char * const no_dirs[] = { NULL };
   int status;
 
@@ -515,6 +586,9 @@ main (int   argc,
   g_test_add_data_func ("/layout/flame-graphs-and-compare/1280x800", small, test_flame_graphs_and_compare);
   g_test_add_data_func ("/layout/flame-graphs-and-compare/1920x1080", large, test_flame_graphs_and_compare);
   g_test_add_func ("/layout/timeline-rows", test_timeline_rows);
+  g_test_add_data_func ("/layout/screenshots/1280x800", &pictures[0], test_screenshots);
+  g_test_add_data_func ("/layout/screenshots/1920x1080", &pictures[1], test_screenshots);
+  g_test_add_data_func ("/layout/screenshots/1280x800-dark", &pictures[2], test_screenshots);
 
   status = g_test_run ();
   g_clear_object (&registry);
