@@ -7,7 +7,11 @@
  * node covering half a screen around the view, in content coordinates; the
  * selection (shaded range and outlines) into a second one. Both are replayed
  * translated while panning and recorded again when the zoom, the rows, the
- * style or the selection change. Hover, focus, ruler, node labels and legend
+ * style or the selection change. The blocks' node is made of tiles (a
+ * lane of a row, or its steps, by columns of half a screen), and a frame
+ * replays only the tiles in view: GTK's
+ * cairo renderer draws every node it is given, and with hundreds of nodes
+ * the whole cached area was several times what a frame shows. Hover, focus, ruler, node labels and legend
  * are drawn fresh: each is bounded by the pixels, never by the intervals.
  *
  * The ruler, node labels and legend are in smprof-timeline-labels.c, the
@@ -71,20 +75,49 @@ _smprof_timeline_cache_clear (SmprofTimelineCache *cache)
   cache->scale = 0;
 }
 
+/* Whether @node, in the cache's coordinates, meets @visible. */
+static gboolean
+node_in_view (GskRenderNode         *node,
+              const graphene_rect_t *visible)
+{
+  graphene_rect_t bounds;
+
+  gsk_render_node_get_bounds (node, &bounds);
+  return graphene_rect_intersection (&bounds, visible, NULL);
+}
+
+/* The cache's node, translated to where the view is now; of a container,
+ * when @cull, only the children that meet the rows shown (@width x
+ * @rows_height of the widget, right of the labels). */
 static void
 cache_append (SmprofTimelineCache          *cache,
               GtkSnapshot                  *snapshot,
               const SmprofTimelineViewport *vp,
-              double                        vscroll)
+              double                        vscroll,
+              double                        width,
+              double                        rows_height,
+              gboolean                      cull)
 {
+  double dx = vp->x + (cache->start - vp->start) * cache->scale;
+  graphene_rect_t visible = GRAPHENE_RECT_INIT (vp->x - dx, vscroll, width - vp->x, rows_height);
+
   if (cache->node == NULL)
     return;
 
   gtk_snapshot_save (snapshot);
-  gtk_snapshot_translate (snapshot,
-                          &GRAPHENE_POINT_INIT (vp->x + (cache->start - vp->start) * cache->scale,
-                                                SMPROF_TIMELINE_RULER_HEIGHT - vscroll));
-  gtk_snapshot_append_node (snapshot, cache->node);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (dx, SMPROF_TIMELINE_RULER_HEIGHT - vscroll));
+  if (cull && gsk_render_node_get_node_type (cache->node) == GSK_CONTAINER_NODE)
+    {
+      for (guint i = 0; i < gsk_container_node_get_n_children (cache->node); i++)
+        {
+          GskRenderNode *child = gsk_container_node_get_child (cache->node, i);
+
+          if (node_in_view (child, &visible))
+            gtk_snapshot_append_node (snapshot, child);
+        }
+    }
+  else
+    gtk_snapshot_append_node (snapshot, cache->node);
   gtk_snapshot_restore (snapshot);
 }
 
@@ -303,6 +336,8 @@ typedef struct
   Run    run;
   double y;
   double width;
+  double min_start;  /* the tile draws the items that start in [min_start, max_start) */
+  double max_start;
 } BlocksData;
 
 static void
@@ -315,6 +350,9 @@ blocks_item_cb (SmprofTimeline           *self,
                 gpointer                  user_data)
 {
   BlocksData *data = user_data;
+
+  if (item->start[self->blocks.axis] < data->min_start || item->start[self->blocks.axis] >= data->max_start)
+    return;
 
   if (!merged)
     {
@@ -332,6 +370,18 @@ blocks_item_cb (SmprofTimeline           *self,
     }
 }
 
+/* A column of the blocks' tiles: axis values [start, end] looked at, and
+ * of what is there, the items and steps that start in [min_start,
+ * max_start) drawn, whole (tiles do not clip): each is drawn once, by the
+ * column it starts in. */
+typedef struct
+{
+  double start;
+  double end;
+  double min_start;
+  double max_start;
+} Column;
+
 /* Every step of the row's node, one tick each; where they are narrower than a
  * pixel, one per pixel column (the rest of the column skipped by binary
  * search), so the cost follows the pixels, not the steps. */
@@ -339,20 +389,16 @@ static void
 draw_steps (SmprofTimeline            *self,
             GtkSnapshot               *snapshot,
             const SmprofTimelineCache *cache,
-            const SmprofTimelineRow   *row)
+            const SmprofTimelineRow   *row,
+            const Column              *column)
 {
   const SmprofTimelineStep *steps;
   SmprofTimelineAxis axis = cache->axis;
   double width = cache_width (cache);
-  GdkRGBA track = self->fg;
   guint n, first, last, i;
 
   steps = smprof_timeline_steps_get_node (self->steps, row->node, &n);
-  smprof_timeline_steps_range (self->steps, row->node, axis, cache->start, cache->end, &first, &last);
-
-  /* a faint track: where the timeline recorded no step */
-  track.alpha = 0.06;
-  _smprof_timeline_append_rect (snapshot, &track, -2, row->steps_y, width + 4, self->metrics.steps_height);
+  smprof_timeline_steps_range (self->steps, row->node, axis, column->start, column->end, &first, &last);
 
   i = first;
   while (i < last)
@@ -360,6 +406,13 @@ draw_steps (SmprofTimeline            *self,
       double x0 = (steps[i].start[axis] - cache->start) * cache->scale;
       double x1 = (steps[i].end[axis] - cache->start) * cache->scale;
       GdkRGBA color;
+
+      /* another column draws it */
+      if (steps[i].start[axis] < column->min_start || steps[i].start[axis] >= column->max_start)
+        {
+          i++;
+          continue;
+        }
 
       _smprof_timeline_get_step_color (steps[i].event->mode, self->dark, &color);
 
@@ -375,11 +428,11 @@ draw_steps (SmprofTimeline            *self,
         }
       else
         {
-          double column = floor (x0);
-          double boundary = cache->start + (column + 1) / cache->scale;
+          double pixel = floor (x0);
+          double boundary = cache->start + (pixel + 1) / cache->scale;
           guint next;
 
-          _smprof_timeline_append_rect (snapshot, &color, column, row->steps_y, 1, self->metrics.steps_height);
+          _smprof_timeline_append_rect (snapshot, &color, pixel, row->steps_y, 1, self->metrics.steps_height);
           next = smprof_timeline_steps_next_start (self->steps, row->node, axis, i + 1, boundary);
 
           /* a skipped step that reaches past this column must still be drawn */
@@ -390,41 +443,123 @@ draw_steps (SmprofTimeline            *self,
     }
 }
 
+#define MAX_TILE_COLUMNS 8
+
+/* For tests: the blocks in @n_columns columns of tiles (4 by default: half
+ * a screen each), recorded again; 0: one node, replayed whole, as drawn
+ * before there were tiles (what tiles must look the same as). */
+void
+_smprof_timeline_set_tile_columns (SmprofTimeline *self,
+                                   guint           n_columns)
+{
+  self->tile_columns = MIN (n_columns, MAX_TILE_COLUMNS);
+  self->blocks_generation++;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* The cache's columns, on whole pixels of the cache so that no pixel
+ * column of sub-pixel items is split between two tiles. */
+static void
+tile_columns (const SmprofTimelineCache *cache,
+              guint                      n,
+              Column                    *columns)
+{
+  double width = cache_width (cache);
+
+  for (guint c = 0; c < n; c++)
+    {
+      double x0 = round (width * c / n);
+      double x1 = round (width * (c + 1) / n);
+
+      columns[c].start = cache->start + x0 / cache->scale;
+      columns[c].end = c + 1 == n ? cache->end : cache->start + x1 / cache->scale;
+      columns[c].min_start = c == 0 ? -INFINITY : columns[c].start;
+    }
+  for (guint c = 0; c < n; c++)
+    columns[c].max_start = c + 1 == n ? INFINITY : columns[c + 1].min_start;
+}
+
+static void
+add_tile (GPtrArray   *tiles,
+          GtkSnapshot *snapshot)
+{
+  GskRenderNode *tile = gtk_snapshot_free_to_node (snapshot);
+
+  if (tile != NULL)
+    g_ptr_array_add (tiles, tile);
+}
+
+/* One row's tiles, drawn in the order a whole row was: each lane's blocks,
+ * the faint track of the steps (where the timeline recorded none), the
+ * steps. A lane's or the steps' tiles split them into columns. */
+static void
+add_row_tiles (SmprofTimeline            *self,
+               const SmprofTimelineCache *cache,
+               const SmprofTimelineRow   *row,
+               const Column              *columns,
+               GPtrArray                 *tiles)
+{
+  guint n_lanes = smprof_timeline_layout_get_n_lanes (self->layout, row->node);
+  GtkSnapshot *snapshot;
+
+  for (guint lane = 0; lane < n_lanes; lane++)
+    for (guint c = 0; c < MAX (self->tile_columns, 1); c++)
+      {
+        BlocksData data = {
+          .y = _smprof_timeline_lane_block_y (self, row, lane),
+          .width = cache_width (cache),
+          .min_start = columns[c].min_start,
+          .max_start = columns[c].max_start,
+        };
+
+        snapshot = gtk_snapshot_new ();
+        foreach_drawn_item (self, cache, row->node, lane, columns[c].start, columns[c].end,
+                            snapshot, blocks_item_cb, &data);
+        flush_run (self, snapshot, &data.run, data.y);
+        add_tile (tiles, snapshot);
+      }
+
+  if (row->steps_y >= 0 && self->steps != NULL && self->metrics.steps_height > 0)
+    {
+      GdkRGBA track = self->fg;
+
+      track.alpha = 0.06;
+      snapshot = gtk_snapshot_new ();
+      _smprof_timeline_append_rect (snapshot, &track, -2, row->steps_y, cache_width (cache) + 4,
+                                    self->metrics.steps_height);
+      add_tile (tiles, snapshot);
+
+      for (guint c = 0; c < MAX (self->tile_columns, 1); c++)
+        {
+          snapshot = gtk_snapshot_new ();
+          draw_steps (self, snapshot, cache, row, &columns[c]);
+          add_tile (tiles, snapshot);
+        }
+    }
+}
+
 static void
 ensure_blocks (SmprofTimeline               *self,
                const SmprofTimelineViewport *vp,
                double                        rows_height)
 {
   SmprofTimelineCache *cache = &self->blocks;
-  GtkSnapshot *snapshot;
+  g_autoptr(GPtrArray) tiles = g_ptr_array_new_with_free_func ((GDestroyNotify) gsk_render_node_unref);
+  Column columns[MAX_TILE_COLUMNS];
   guint first, last;
 
   if (cache_valid (cache, _smprof_timeline_axis (self), vp, self->vscroll, self->vscroll + rows_height, self->blocks_generation))
     return;
 
   cache_prepare (cache, _smprof_timeline_axis (self), vp, self->vscroll, rows_height, self->blocks_generation);
-  snapshot = gtk_snapshot_new ();
   cache_rows (self, cache, &first, &last);
+  tile_columns (cache, MAX (self->tile_columns, 1), columns);
 
   for (guint r = first; r < last; r++)
-    {
-      const SmprofTimelineRow *row = _smprof_timeline_get_row (self, r);
-      guint n_lanes = smprof_timeline_layout_get_n_lanes (self->layout, row->node);
+    add_row_tiles (self, cache, _smprof_timeline_get_row (self, r), columns, tiles);
 
-      for (guint lane = 0; lane < n_lanes; lane++)
-        {
-          BlocksData data = { .y = _smprof_timeline_lane_block_y (self, row, lane), .width = cache_width (cache) };
-
-          foreach_drawn_item (self, cache, row->node, lane, cache->start, cache->end,
-                              snapshot, blocks_item_cb, &data);
-          flush_run (self, snapshot, &data.run, data.y);
-        }
-
-      if (row->steps_y >= 0 && self->steps != NULL && self->metrics.steps_height > 0)
-        draw_steps (self, snapshot, cache, row);
-    }
-
-  cache->node = gtk_snapshot_free_to_node (snapshot);
+  if (tiles->len > 0)
+    cache->node = gsk_container_node_new ((GskRenderNode **) tiles->pdata, tiles->len);
 }
 
 typedef struct
@@ -640,9 +775,9 @@ _smprof_timeline_snapshot (GtkWidget   *widget,
                                                          width - vp.x, rows_height));
 
   ensure_blocks (self, &vp, rows_height);
-  cache_append (&self->blocks, snapshot, &vp, self->vscroll);
+  cache_append (&self->blocks, snapshot, &vp, self->vscroll, width, rows_height, self->tile_columns > 0);
   ensure_overlay (self, &vp, rows_height);
-  cache_append (&self->overlay, snapshot, &vp, self->vscroll);
+  cache_append (&self->overlay, snapshot, &vp, self->vscroll, width, rows_height, TRUE);
   _smprof_timeline_draw_compare (self, snapshot);
   _smprof_timeline_draw_outliers (self, snapshot);
 

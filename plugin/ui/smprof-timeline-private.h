@@ -127,6 +127,7 @@ struct _SmprofTimeline
   SmprofTimelineCache       blocks;
   SmprofTimelineCache       overlay;
   guint                     blocks_generation;
+  guint                     tile_columns;    /* of the blocks' tiles (smprof-timeline-draw.c) */
   guint                     overlay_generation;
   gboolean                  dark;
   GdkRGBA                   fg;
@@ -265,6 +266,8 @@ void                      _smprof_timeline_set_hover_item     (SmprofTimeline   
 void                      _smprof_timeline_snapshot           (GtkWidget                *widget,
                                                                GtkSnapshot              *snapshot);
 void                      _smprof_timeline_cache_clear        (SmprofTimelineCache      *cache);
+void                      _smprof_timeline_set_tile_columns   (SmprofTimeline           *self,
+                                                               guint                     n_columns);
 void                      _smprof_timeline_append_rect        (GtkSnapshot              *snapshot,
                                                                const GdkRGBA            *color,
                                                                double                    x,

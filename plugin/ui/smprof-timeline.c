@@ -510,6 +510,7 @@ smprof_timeline_init (SmprofTimeline *self)
   self->row_of_node = g_array_new (FALSE, FALSE, sizeof (int));
   self->view_span = 1;
   self->view_fit = TRUE;
+  self->tile_columns = 4;   /* half a screen each: smprof-timeline-draw.c */
   self->label_width = 72;
   self->fg = (GdkRGBA) { 0, 0, 0, 1 };
 

@@ -252,6 +252,18 @@ test_by_step (void)
   texture = ui_test_render (GTK_WIDGET (self));
   ui_test_save (texture, "timeline-steps-by-step.png");
 
+  /* The blocks' tiles (items and steps drawn by the column they start in)
+   * look exactly as the blocks drawn whole: nothing twice, nothing lost. */
+  {
+    g_autoptr(GdkTexture) whole = NULL;
+
+    _smprof_timeline_set_tile_columns (self, 0);
+    ui_test_settle ();
+    whole = ui_test_render (GTK_WIDGET (self));
+    g_assert_true (ui_test_same_pixels (whole, texture, 0, 0, WIDTH, HEIGHT));
+    _smprof_timeline_set_tile_columns (self, 4);
+  }
+
   for (guint node = 0; node < 2; node++)
     {
       const SmprofTimelineStep *steps;

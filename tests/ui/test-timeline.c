@@ -738,6 +738,118 @@ time_snapshot (GtkWidget *widget)
   return elapsed;
 }
 
+/* Colour rectangles under @node: what the cairo renderer fills one by one. */
+static guint
+count_color_nodes (GskRenderNode *node)
+{
+  guint n = 0;
+
+  switch ((int) gsk_render_node_get_node_type (node))
+    {
+    case GSK_COLOR_NODE:
+      return 1;
+    case GSK_CONTAINER_NODE:
+      for (guint i = 0; i < gsk_container_node_get_n_children (node); i++)
+        n += count_color_nodes (gsk_container_node_get_child (node, i));
+      return n;
+    case GSK_TRANSFORM_NODE:
+      return count_color_nodes (gsk_transform_node_get_child (node));
+    case GSK_CLIP_NODE:
+      return count_color_nodes (gsk_clip_node_get_child (node));
+    default:
+      return 0;
+    }
+}
+
+/* The colour rectangles of one frame of the widget. */
+static guint
+frame_color_nodes (GtkWidget *widget)
+{
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+
+  GTK_WIDGET_GET_CLASS (widget)->snapshot (widget, snapshot);
+  node = gtk_snapshot_free_to_node (snapshot);
+
+  return node != NULL ? count_color_nodes (node) : 0;
+}
+
+/* 64 nodes, zoomed in and scrolled to the middle: the blocks' tiles give a
+ * frame only what is in view, and look exactly as the blocks drawn whole. */
+static void
+test_tiles (void)
+{
+  const guint n_nodes = 64, per_node = 400;
+  g_autoptr(GPtrArray) records = g_ptr_array_new_full (n_nodes * per_node, NULL);
+  g_autofree SmprofRecord *storage = g_new0 (SmprofRecord, n_nodes * per_node);
+  g_autofree char **ids = g_new0 (char *, n_nodes + 1);
+  g_autoptr(SmprofTimelineLayout) layout = NULL;
+  g_autoptr(GdkTexture) whole = NULL;
+  GtkWidget *timeline = smprof_timeline_new ();
+  SmprofTimeline *self = SMPROF_TIMELINE (timeline);
+  GtkAdjustment *vadjustment;
+  GtkWidget *window;
+  guint whole_nodes, cached_nodes;
+  double start, end;
+
+  for (guint n = 0; n < n_nodes; n++)
+    ids[n] = g_strdup_printf ("%u-algo-%u", n, n + 1);
+  for (guint i = 0; i < per_node; i++)
+    for (guint n = 0; n < n_nodes; n++)
+      {
+        SmprofRecord *r = &storage[i * n_nodes + n];
+        /* steps of varying length, so that blocks cross the tiles' edges */
+        double t = 1.7e15 + i * 1000.0 + (i % 7) * 130.0 + n * 3.5;
+
+        r->node_id = ids[n];
+        r->order = records->len;
+        r->interval = (char *) "x";
+        r->name.start_step = i;
+        r->name.end_step = i + 1;
+        r->name.start_mode = r->name.end_mode = i % 50 < 45 ? SMPROF_MODE_TRAIN : SMPROF_MODE_EVAL;
+        r->name.start_phase = SMPROF_PHASE_STEP_START;
+        r->name.end_phase = SMPROF_PHASE_STEP_START;
+        r->name.start_time_us = t;
+        r->name.end_time_us = t + 600 + (i % 5) * 90;
+        g_ptr_array_add (records, r);
+      }
+
+  layout = smprof_timeline_layout_new (records);
+  _smprof_timeline_set_layout (self, layout);
+  window = ui_test_present (timeline, WIDTH, 700);
+  smprof_timeline_get_full_extent (self, &start, &end);
+  smprof_timeline_set_visible_range (self, start + 0.4 * (end - start), start + 0.5 * (end - start));
+  vadjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self));
+  g_assert_nonnull (vadjustment);
+  gtk_adjustment_set_value (vadjustment, (gtk_adjustment_get_upper (vadjustment) - gtk_adjustment_get_page_size (vadjustment)) / 2);
+
+  _smprof_timeline_set_tile_columns (self, 0);
+  whole = render (self);
+  whole_nodes = frame_color_nodes (timeline);
+  cached_nodes = count_color_nodes (self->blocks.node);
+
+  for (guint columns = 1; columns <= 4; columns++)
+    {
+      g_autoptr(GdkTexture) tiled = NULL;
+      guint tiled_nodes;
+
+      _smprof_timeline_set_tile_columns (self, columns);
+      tiled = render (self);
+      tiled_nodes = frame_color_nodes (timeline);
+      g_test_message ("%u columns of tiles: %u colour nodes in a frame, %u in the cache; drawn whole, %u",
+                      columns, tiled_nodes, count_color_nodes (self->blocks.node), whole_nodes);
+      g_assert_true (ui_test_same_pixels (whole, tiled, 0, 0, WIDTH, 700));
+      g_assert_cmpuint (count_color_nodes (self->blocks.node), ==, cached_nodes);
+      /* Half the cached rows are out of view, and with four columns (half
+       * a screen each, the view on the middle two) half its width. */
+      g_assert_cmpuint (tiled_nodes, <, whole_nodes * (columns < 4 ? 3 : 2) / 4);
+    }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  for (guint n = 0; n < n_nodes; n++)
+    g_free (ids[n]);
+}
+
 /* Hundreds of nodes and a million intervals: frames cost what the pixels
  * cost, panning replays the cached blocks, hover is a binary search. */
 static void
@@ -840,6 +952,7 @@ main (int   argc,
   g_test_add_func ("/timeline/keyboard", test_keyboard);
   g_test_add_func ("/timeline/presets-and-nodes", test_presets_and_nodes);
   g_test_add_func ("/timeline/large-job", test_large_job);
+  g_test_add_func ("/timeline/tiles", test_tiles);
 
   return g_test_run ();
 }
