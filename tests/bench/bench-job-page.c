@@ -8,7 +8,10 @@
  *
  * A benchmark, run on demand (tests/bench/README.md): a timing is no test.
  *
- *   xvfb-run -a -s '-screen 0 1920x1200x24' bench-job-page JOB [--drags N] [--size WxH]
+ *   xvfb-run -a -s '-screen 0 1920x1200x24' bench-job-page JOB [--drags N] [--size WxH] [--view NAME]
+ *
+ * The drags are made with the view NAME shown (functions, call-tree,
+ * flame-graph, ...; functions by default).
  *
  * The main loop's stalls are measured as a user meets them: a 2 ms timeout
  * of high priority notes when it runs; the longest gap between two of its
@@ -63,6 +66,56 @@ stalls_end (void)
 {
   tick_cb (NULL);
   return stalls.worst / 1000.0;
+}
+
+/* The slowest frame, by phase. GTK's own handlers of the frame clock's
+ * signals run before these (they were connected first), so "layout" is
+ * noted when the layout is done, "paint" when the window is drawn. */
+typedef struct
+{
+  gint64 before_paint;
+  gint64 layout;
+  gint64 paint;
+  double worst_ms;
+  double worst_layout_ms;   /* update and layout */
+  double worst_draw_ms;     /* snapshot and rendering */
+} Frames;
+
+static Frames frames;
+static const char *phase = "start";   /* what main() is doing */
+static const char *worst_phase = "";
+
+static void
+before_paint_cb (GdkFrameClock *clock)
+{
+  frames.before_paint = g_get_monotonic_time ();
+  frames.layout = frames.paint = 0;
+}
+
+static void
+layout_cb (GdkFrameClock *clock)
+{
+  frames.layout = g_get_monotonic_time ();
+}
+
+static void
+paint_cb (GdkFrameClock *clock)
+{
+  frames.paint = g_get_monotonic_time ();
+}
+
+static void
+frame_done_cb (GdkFrameClock *clock)
+{
+  gint64 now = g_get_monotonic_time ();
+  double total = (now - frames.before_paint) / 1000.0;
+
+  if (frames.before_paint == 0 || frames.layout == 0 || frames.paint == 0 || total <= frames.worst_ms)
+    return;
+  frames.worst_ms = total;
+  worst_phase = phase;
+  frames.worst_layout_ms = (frames.layout - frames.before_paint) / 1000.0;
+  frames.worst_draw_ms = (frames.paint - frames.layout) / 1000.0;
 }
 
 typedef gboolean (*Condition) (gpointer data);
@@ -263,6 +316,23 @@ draw_ms (GskRenderNode *node,
   return median (times, G_N_ELEMENTS (times));
 }
 
+/* The render nodes of @widget's last frame, and ms to draw them with cairo. */
+static void
+frame_cost (GtkWidget *widget,
+            guint     *n_nodes,
+            double    *ms)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) frame = NULL;
+  int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
+
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  frame = gtk_snapshot_free_to_node (snapshot);
+  *n_nodes = frame != NULL ? count_nodes (frame) : 0;
+  *ms = frame != NULL ? draw_ms (frame, width, height) : 0;
+}
+
 /* Scrolls the node rows from the top to the bottom and back, a frame per
  * step, as a wheel would. Returns the steps taken. */
 static guint
@@ -304,11 +374,11 @@ main (int   argc,
   SmprofTimeline *timeline;
   GListModel *pages;
   int width = 1920, height = 1080;
-  guint drags = 5, scroll_steps, timeline_nodes;
-  double timeline_draw;
+  guint drags = 5, scroll_steps, timeline_nodes, overview_nodes, view_nodes, window_nodes;
+  double timeline_draw, overview_draw, view_draw, window_draw;
   gint64 t0;
   double to_document, to_ready, open_stall, settle_stall, scroll_stall, views_stall = 0;
-  const char *path = NULL;
+  const char *path = NULL, *drag_view = "functions";
 
   for (int i = 1; i < argc; i++)
     {
@@ -318,6 +388,8 @@ main (int   argc,
 
           drags = (guint) MAX (1, n);
         }
+      else if (g_str_equal (argv[i], "--view") && i + 1 < argc)
+        drag_view = argv[++i];
       else if (g_str_equal (argv[i], "--size") && i + 1 < argc)
         {
           if (sscanf (argv[++i], "%dx%d", &width, &height) != 2)
@@ -326,10 +398,10 @@ main (int   argc,
       else if (path == NULL)
         path = argv[i];
       else
-        g_error ("usage: bench-job-page JOB [--drags N] [--size WxH]");
+        g_error ("usage: bench-job-page JOB [--drags N] [--size WxH] [--view NAME]");
     }
   if (path == NULL)
-    g_error ("usage: bench-job-page JOB [--drags N] [--size WxH]");
+    g_error ("usage: bench-job-page JOB [--drags N] [--size WxH] [--view NAME]");
 
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
   gtk_init ();
@@ -347,9 +419,18 @@ main (int   argc,
   spin (500);
 
   g_timeout_add_full (G_PRIORITY_HIGH, TICK_MS, tick_cb, NULL, NULL);
+  {
+    GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
+
+    g_signal_connect (clock, "before-paint", G_CALLBACK (before_paint_cb), NULL);
+    g_signal_connect (clock, "layout", G_CALLBACK (layout_cb), NULL);
+    g_signal_connect (clock, "paint", G_CALLBACK (paint_cb), NULL);
+    g_signal_connect_after (clock, "after-paint", G_CALLBACK (frame_done_cb), NULL);
+  }
 
   /* Open: from the call to the page on screen, then to the first answer. */
   job = g_file_new_for_path (path);
+  phase = "open";
   stalls_begin ();
   t0 = g_get_monotonic_time ();
   smv_window_open (window, job);
@@ -365,11 +446,13 @@ main (int   argc,
 
   /* What the page still does after its first answer (statistics per step,
    * outliers, the node matrix's figures): two seconds. */
+  phase = "settle";
   stalls_begin ();
   spin (2000);
   settle_stall = stalls_end ();
 
   timeline = smprof_job_page_get_timeline (page);
+  phase = "scroll";
   stalls_begin ();
   scroll_steps = scroll_rows (timeline);
   scroll_stall = stalls_end ();
@@ -384,6 +467,7 @@ main (int   argc,
 
       if (!gtk_widget_get_visible (gtk_stack_page_get_child (stack_page)))
         continue;
+      phase = gtk_stack_page_get_name (stack_page);
       stalls_begin ();
       gtk_stack_set_visible_child (page->views_stack, gtk_stack_page_get_child (stack_page));
       wait_frame (GTK_WIDGET (page));
@@ -394,10 +478,8 @@ main (int   argc,
                               gtk_stack_page_get_name (stack_page), worst);
     }
   g_object_unref (pages);
-  gtk_stack_set_visible_child (page->views_stack,
-                               gtk_stack_get_child_by_name (page->views_stack, "functions") != NULL
-                               ? gtk_stack_get_child_by_name (page->views_stack, "functions")
-                               : gtk_stack_get_visible_child (page->views_stack));
+  if (gtk_stack_get_child_by_name (page->views_stack, drag_view) != NULL)
+    gtk_stack_set_visible_child_name (page->views_stack, drag_view);
   wait_frame (GTK_WIDGET (page));
 
   /* Drags over the node rows, each a different range: release to the views
@@ -411,6 +493,7 @@ main (int   argc,
       double x0 = w * (0.25 + 0.05 * i), x1 = x0 + w * (0.08 + 0.03 * i), y = h * 0.4;
       Answer answer = { page, smprof_job_page_get_profile (page) };
 
+      phase = "drag";
       stalls_begin ();
       _smprof_timeline_drag_begin (timeline, x0, y, FALSE);
       for (int s = 1; s <= 10; s++)
@@ -428,18 +511,12 @@ main (int   argc,
       spin (300);
     }
 
-  /* One frame of the timeline as it is now: what the renderer is given. */
-  {
-    GtkSnapshot *snapshot = gtk_snapshot_new ();
-    g_autoptr(GskRenderNode) frame = NULL;
-
-    GTK_WIDGET_GET_CLASS (timeline)->snapshot (GTK_WIDGET (timeline), snapshot);
-    frame = gtk_snapshot_free_to_node (snapshot);
-    timeline_nodes = count_nodes (frame);
-    timeline_draw = frame != NULL ? draw_ms (frame, gtk_widget_get_width (GTK_WIDGET (timeline)),
-                                             gtk_widget_get_height (GTK_WIDGET (timeline)))
-                                  : 0;
-  }
+  /* One frame of the timeline as it is now: what the renderer is given;
+   * the same for the rest of what the page shows. */
+  frame_cost (GTK_WIDGET (timeline), &timeline_nodes, &timeline_draw);
+  frame_cost (page->timeline_overview, &overview_nodes, &overview_draw);
+  frame_cost (gtk_stack_get_visible_child (page->views_stack), &view_nodes, &view_draw);
+  frame_cost (GTK_WIDGET (window), &window_nodes, &window_draw);
   load_after = load_average ();
   printf ("{\"job\": \"%s\", \"size\": \"%dx%d\", \"load_before\": \"%s\", \"load_after\": \"%s\",\n"
           " \"to_page_ms\": %.1f, \"to_first_answer_ms\": %.1f, \"worst_stall_open_ms\": %.1f,\n"
@@ -453,6 +530,11 @@ main (int   argc,
   printf ("], \"worst_stall_drag_ms\": %.1f,\n", max_of (drag_stall, drags));
   printf (" \"drag_to_views_median_ms\": %.1f, \"timeline_frame_nodes\": %u, \"timeline_frame_draw_ms\": %.1f,\n",
           median (drag_ms, drags), timeline_nodes, timeline_draw);
+  printf (" \"overview_frame_nodes\": %u, \"overview_frame_draw_ms\": %.1f, \"view_frame_nodes\": %u, \"view_frame_draw_ms\": %.1f,\n",
+          overview_nodes, overview_draw, view_nodes, view_draw);
+  printf (" \"window_frame_nodes\": %u, \"window_frame_draw_ms\": %.1f,\n", window_nodes, window_draw);
+  printf (" \"slowest_frame_ms\": %.1f, \"its_layout_ms\": %.1f, \"its_drawing_ms\": %.1f, \"while\": \"%s\",\n",
+          frames.worst_ms, frames.worst_layout_ms, frames.worst_draw_ms, worst_phase);
   printf (" \"renderer\": \"%s\"}\n", G_OBJECT_TYPE_NAME (gtk_native_get_renderer (GTK_NATIVE (window))));
 
   gtk_window_destroy (GTK_WINDOW (window));
