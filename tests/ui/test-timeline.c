@@ -927,10 +927,27 @@ test_large_job (void)
   g_test_message ("1,000,000 intervals on 400 nodes: frame recorded in %.1f ms when zoomed, %.1f ms when all "
                   "is shown, %.2f ms for a pan; cairo rasterizes a frame in %.0f ms; hover hit test %.2f us",
                   zoomed * 1e3, fit * 1e3, pan * 1e3, raster * 1e3, hover * 1e6);
-  g_assert_cmpfloat (zoomed, <, 0.5);
-  g_assert_cmpfloat (fit, <, 0.5);
-  g_assert_cmpfloat (pan, <, 0.05);
-  g_assert_cmpfloat (hover, <, 1e-4);
+
+  /* What a frame costs is bounded by the pixels, not the intervals (the
+   * times above are for reading, not asserted: a loaded machine is no
+   * failure): with everything shown, a row's 2,500 intervals of one mode,
+   * each narrower than a pixel, are one run, a rectangle or two. */
+  {
+    double top = self->vscroll, bottom = top + _smprof_timeline_rows_height (self);
+    guint rows_in_view = 0, frame_nodes = frame_color_nodes (timeline);
+
+    for (guint i = 0; i < self->rows->len; i++)
+      {
+        const SmprofTimelineRow *row = _smprof_timeline_get_row (self, i);
+
+        if (row->y < bottom && row->y + row->height > top)
+          rows_in_view++;
+      }
+    g_test_message ("everything shown: %u colour nodes in a frame for %u rows in view, %.0f px wide",
+                    frame_nodes, rows_in_view, vp.width);
+    g_assert_cmpuint (rows_in_view, >, 0);
+    g_assert_cmpuint (frame_nodes, <=, rows_in_view * 2 + 100);
+  }
 
   gtk_window_destroy (GTK_WINDOW (window));
   for (guint n = 0; n < n_nodes; n++)
