@@ -478,9 +478,10 @@ test_large_job (void)
   select = g_timer_elapsed (timer, NULL) / 100;
   g_assert_cmpuint (selected->len, ==, 2 * n_nodes);
 
+  /* Times are reported, never asserted: a loaded machine is no failure
+   * (tests/bench/ measures them). */
   g_test_message ("1,000,000 intervals on 400 nodes: layout %.2f s, a 2-interval drag on every node %.3f ms",
                   build, select * 1e3);
-  g_assert_cmpfloat (select, <, 0.05);
 
   for (guint n = 0; n < n_nodes; n++)
     g_free (ids[n]);
