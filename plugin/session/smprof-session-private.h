@@ -36,12 +36,14 @@ enum {
   PROP_COMPARE_NORMALIZE,
   PROP_COMPARE_STATUS,
   PROP_DIFF,
+  PROP_VIEW_PROFILE,
   SMPROF_SESSION_N_PROPS
 };
 
 enum {
   SIGNAL_SELECTION_CHANGED,
   SIGNAL_ERROR,
+  SIGNAL_TRANSFORMS_CHANGED,
   SMPROF_SESSION_N_SIGNALS
 };
 
@@ -116,6 +118,13 @@ struct _SmprofSession
   guint                 job_steps_generation;
 
   SmprofSessionCompare *compare;
+
+  /* What the views show: @profile reshaped by @transforms, applied in
+   * order (smprof-session-transforms.c); @profile itself when there are
+   * none. The transforms outlive the selection: they name functions by
+   * their job-wide ids. */
+  GPtrArray            *transforms;
+  SmprofProfile        *view_profile;
 };
 
 static inline void
@@ -169,6 +178,11 @@ void        _smprof_session_take_answer_job     (SmprofSession  *self,
 void        _smprof_session_steps_update        (SmprofSession  *self);
 void        _smprof_session_update_job_step_stats (SmprofSession *self);
 void        _smprof_session_steps_dispose       (SmprofSession  *self);
+
+/* smprof-session-transforms.c */
+void        _smprof_session_transforms_init     (SmprofSession  *self);
+void        _smprof_session_transforms_dispose  (SmprofSession  *self);
+void        _smprof_session_update_view_profile (SmprofSession  *self);
 
 /* smprof-session-compare.c */
 void        _smprof_session_compare_init        (SmprofSession  *self);

@@ -349,6 +349,9 @@ aggregate_cb (GObject      *object,
 
   _smprof_session_set_busy (self, FALSE);
   _smprof_session_notify (self, PROP_DESCRIPTION);
+  /* the views follow the view profile: it is ready when the profile is
+   * notified */
+  _smprof_session_update_view_profile (self);
   _smprof_session_notify (self, PROP_PROFILE);
   _smprof_session_compare_answer (self);
   complete_waiters (self, NULL);

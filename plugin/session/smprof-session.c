@@ -181,6 +181,7 @@ smprof_session_dispose (GObject *object)
   _smprof_session_update_dispose (self);
   _smprof_session_steps_dispose (self);
   _smprof_session_compare_dispose (self);
+  _smprof_session_transforms_dispose (self);
 
   g_clear_object (&self->profile);
   g_clear_pointer (&self->selected_records, g_ptr_array_unref);
@@ -281,6 +282,9 @@ smprof_session_get_property (GObject    *object,
       break;
     case PROP_DIFF:
       g_value_set_object (value, smprof_session_get_diff (self));
+      break;
+    case PROP_VIEW_PROFILE:
+      g_value_set_object (value, self->view_profile);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -412,6 +416,11 @@ smprof_session_class_init (SmprofSessionClass *klass)
     g_param_spec_string ("compare-status", NULL, NULL, NULL, READABLE);
   properties[PROP_DIFF] =
     g_param_spec_object ("diff", NULL, NULL, SMPROF_TYPE_DIFF, READABLE);
+  /* SmprofSession:view-profile: the profile reshaped by the transforms,
+   * what the views, exports and reports show; the profile itself when
+   * there are none */
+  properties[PROP_VIEW_PROFILE] =
+    g_param_spec_object ("view-profile", NULL, NULL, SMPROF_TYPE_PROFILE, READABLE);
 
   g_object_class_install_properties (object_class, SMPROF_SESSION_N_PROPS, properties);
 
@@ -434,6 +443,11 @@ smprof_session_class_init (SmprofSessionClass *klass)
   signals[SIGNAL_ERROR] =
     g_signal_new ("error", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+  /* SmprofSession::transforms-changed: a transform was pushed or popped, or
+   * the list cut; #SmprofSession:view-profile follows at once */
+  signals[SIGNAL_TRANSFORMS_CHANGED] =
+    g_signal_new ("transforms-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void
@@ -447,6 +461,7 @@ smprof_session_init (SmprofSession *self)
   self->step_mode = SMPROF_MODE_TRAIN;
   self->waiters = g_ptr_array_new_with_free_func (g_object_unref);
   _smprof_session_compare_init (self);
+  _smprof_session_transforms_init (self);
 }
 
 /**

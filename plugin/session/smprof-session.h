@@ -16,6 +16,7 @@
 #include "smprof-query.h"
 #include "smprof-range-index.h"
 #include "smprof-step-stats.h"
+#include "smprof-transform.h"
 
 G_BEGIN_DECLS
 
@@ -158,6 +159,22 @@ GPtrArray             *smprof_session_get_compare_records  (SmprofSession       
 const char            *smprof_session_get_compare_label    (SmprofSession          *self,
                                                             SmprofDiffSide          side);
 const char            *smprof_session_get_compare_status   (SmprofSession          *self);
+
+/* Reshaping the call tree: transforms applied in order (a breadcrumb) */
+GPtrArray             *smprof_session_get_transforms       (SmprofSession          *self);
+void                   smprof_session_push_transform       (SmprofSession          *self,
+                                                            SmprofTransform        *transform);
+gboolean               smprof_session_pop_transform        (SmprofSession          *self);
+void                   smprof_session_truncate_transforms  (SmprofSession          *self,
+                                                            guint                   n_transforms);
+void                   smprof_session_clear_transforms     (SmprofSession          *self);
+gboolean               smprof_session_get_hide_libraries   (SmprofSession          *self);
+void                   smprof_session_set_hide_libraries   (SmprofSession          *self,
+                                                            gboolean                hide);
+SmprofProfile         *smprof_session_get_view_profile     (SmprofSession          *self);
+char                  *smprof_session_describe_transform   (SmprofSession          *self,
+                                                            guint                   index);
+char                 **smprof_session_dup_transform_options (SmprofSession         *self);
 
 /* A job still training: list it again */
 void                   smprof_session_swap_job             (SmprofSession          *self,

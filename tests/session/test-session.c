@@ -16,7 +16,9 @@
 #include <json-glib/json-glib.h>
 
 #include "core-test-util.h"
+#include "smprof-call-tree.h"
 #include "smprof-cprofile-profile.h"
+#include "smprof-function-keys.h"
 #include "smprof-session.h"
 
 /* ------------------------------------------------------------------------ */
@@ -640,6 +642,223 @@ test_natural_order (void)
 }
 
 /* ------------------------------------------------------------------------ */
+/* Transforms                                                               */
+
+static void
+count_signal (gpointer  instance,
+              guint    *count)
+{
+  (*count)++;
+}
+
+/* "file:line:function", the key `smprof stats --json` gives a row. */
+static char *
+dup_row_key (SmprofFunctionKeys *table,
+             guint32             func)
+{
+  return g_strdup_printf ("%s:%" G_GINT64_FORMAT ":%s", smprof_function_keys_get_file (table, func),
+                          smprof_function_keys_get_line (table, func), smprof_function_keys_get_name (table, func));
+}
+
+/* The view profile is what `smprof stats JOB ARGS OPTIONS --json` gives,
+ * OPTIONS being the session's transforms as the command line spells them
+ * (smprof_session_dup_transform_options()): the same total time, the same
+ * functions with the same self and cumulative times. */
+static void
+check_view_against_cli (SmprofSession      *session,
+                        const char         *job,
+                        const char * const *args)
+{
+  SmprofProfile *view = smprof_session_get_view_profile (session);
+  SmprofFunctionKeys *table = smprof_call_tree_get_table (smprof_profile_get_call_tree (view));
+  g_autofree char *path = job_path (job);
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) options = smprof_session_dup_transform_options (session);
+  g_auto(GStrv) argv = NULL;
+  g_autoptr(JsonObject) root = NULL;
+  g_autoptr(GHashTable) rows = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  JsonArray *functions;
+
+  g_strv_builder_add_many (builder, "stats", path, NULL);
+  g_strv_builder_addv (builder, (const char **) args);
+  for (guint i = 0; options[i] != NULL; i++)
+    {
+      g_auto(GStrv) words = NULL;
+      g_autoptr(GError) error = NULL;
+
+      g_assert_true (g_shell_parse_argv (options[i], NULL, &words, &error));
+      g_assert_no_error (error);
+      g_strv_builder_addv (builder, (const char **) words);
+    }
+  g_strv_builder_add (builder, "--json");
+  argv = g_strv_builder_end (builder);
+  root = run_cli_json ((const char * const *) argv);
+
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (root, "transforms")), ==,
+                    g_strv_length (options));
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (root, "total_time"),
+                                  smprof_profile_get_total_time (view), 1e-6);
+
+  for (guint i = 0; i < smprof_profile_get_n_functions (view); i++)
+    {
+      const SmprofFunctionRow *row = smprof_profile_get_function (view, i);
+
+      g_hash_table_insert (rows, dup_row_key (table, row->func), (gpointer) row);
+    }
+
+  functions = json_object_get_array_member (root, "functions");
+  g_assert_cmpuint (json_array_get_length (functions), ==, smprof_profile_get_n_functions (view));
+  for (guint i = 0; i < json_array_get_length (functions); i++)
+    {
+      JsonObject *function = json_array_get_object_element (functions, i);
+      g_autofree char *key = g_strdup_printf ("%s:%" G_GINT64_FORMAT ":%s",
+                                              json_object_get_string_member (function, "file"),
+                                              json_object_get_int_member (function, "line"),
+                                              json_object_get_string_member (function, "function"));
+      const SmprofFunctionRow *row = g_hash_table_lookup (rows, key);
+
+      g_assert_nonnull (row);
+      g_assert_cmpfloat_with_epsilon (json_object_get_double_member (function, "tottime"), row->tottime, 1e-6);
+      g_assert_cmpfloat_with_epsilon (json_object_get_double_member (function, "cumtime"), row->cumtime, 1e-6);
+    }
+
+  g_test_message ("smprof stats %s %s: %.6f s, %u functions: equal", args[0],
+                  options[0] != NULL ? options[0] : "", smprof_profile_get_total_time (view),
+                  json_array_get_length (functions));
+}
+
+/* The function with the most self time, and one that calls others, with
+ * the most cumulative time short of the whole (a focus that changes the
+ * tree). */
+static void
+pick_functions (SmprofProfile *profile,
+                guint32       *busiest,
+                guint32       *middle)
+{
+  double best_self = -1, best_cum = -1;
+  double total = smprof_profile_get_total_time (profile);
+
+  *busiest = *middle = SMPROF_FUNC_NONE;
+  for (guint i = 0; i < smprof_profile_get_n_functions (profile); i++)
+    {
+      const SmprofFunctionRow *row = smprof_profile_get_function (profile, i);
+
+      if (row->tottime > best_self)
+        {
+          best_self = row->tottime;
+          *busiest = row->func;
+        }
+      if (row->cumtime < 0.6 * total && row->cumtime > 1.5 * row->tottime && row->cumtime > best_cum)
+        {
+          best_cum = row->cumtime;
+          *middle = row->func;
+        }
+    }
+  g_assert_cmpuint (*busiest, !=, SMPROF_FUNC_NONE);
+  g_assert_cmpuint (*middle, !=, SMPROF_FUNC_NONE);
+}
+
+/* Pushing, popping and cutting the list: each step's view profile is the
+ * command line's answer with the same options, the aggregate itself stays,
+ * and a new selection keeps the transforms. */
+static void
+test_transforms (void)
+{
+  g_autoptr(SmprofSession) session = session_on ("pt-cprofile");
+  const char *whole[] = { "--all", "--node", "all", NULL };
+  const char *steps[] = { "--step", "3", "--end-step", "5", "--node", "all", NULL };
+  g_autoptr(SmprofTransform) merge = NULL;
+  g_autoptr(SmprofTransform) focus = NULL;
+  SmprofProfile *aggregate;
+  guint32 busiest, middle;
+  guint n_changed = 0;
+  double merged_total;
+
+  /* steps 3 to 5 first: their functions are the whole job's too, and the
+   * command line refuses to reshape by a function the selection lacks */
+  g_object_unref (wait_answer (session));
+  smprof_session_set_step_range (session, 3, 5);
+  aggregate = wait_answer (session);
+  g_object_unref (aggregate);
+  aggregate = smprof_session_get_profile (session);
+  g_assert_true (smprof_session_get_view_profile (session) == aggregate);
+  g_assert_cmpuint (smprof_session_get_transforms (session)->len, ==, 0);
+  g_signal_connect (session, "transforms-changed", G_CALLBACK (count_signal), &n_changed);
+
+  pick_functions (aggregate, &busiest, &middle);
+  merge = smprof_transform_new_merge (busiest);
+  focus = smprof_transform_new_focus_function (middle);
+
+  /* push: merge, then focus */
+  smprof_session_push_transform (session, merge);
+  g_assert_cmpuint (n_changed, ==, 1);
+  g_assert_true (smprof_session_get_view_profile (session) != aggregate);
+  g_assert_true (smprof_session_get_profile (session) == aggregate);
+  check_view_against_cli (session, "pt-cprofile", steps);
+  merged_total = smprof_profile_get_total_time (smprof_session_get_view_profile (session));
+
+  smprof_session_push_transform (session, focus);
+  g_assert_cmpuint (n_changed, ==, 2);
+  g_assert_cmpuint (smprof_session_get_transforms (session)->len, ==, 2);
+  check_view_against_cli (session, "pt-cprofile", steps);
+  /* the focus keeps only the stacks through @middle: less than the whole */
+  g_assert_cmpfloat (smprof_profile_get_total_time (smprof_session_get_view_profile (session)), <, merged_total);
+
+  {
+    g_auto(GStrv) options = smprof_session_dup_transform_options (session);
+    g_autofree char *described = smprof_session_describe_transform (session, 1);
+
+    g_assert_cmpuint (g_strv_length (options), ==, 2);
+    g_assert_true (g_str_has_prefix (options[0], "--merge "));
+    g_assert_true (g_str_has_prefix (options[1], "--focus "));
+    g_assert_true (g_str_has_prefix (described, "Focus on "));
+  }
+
+  /* a new selection keeps them: the whole job's aggregate, reshaped */
+  smprof_session_set_preset (session, SMPROF_PRESET_WHOLE_JOB);
+  g_object_unref (wait_answer (session));
+  g_assert_cmpuint (smprof_session_get_transforms (session)->len, ==, 2);
+  check_stats (smprof_session_get_profile (session), "pt-cprofile", whole);
+  check_view_against_cli (session, "pt-cprofile", whole);
+  smprof_session_set_step_range (session, 3, 5);
+  g_object_unref (wait_answer (session));
+
+  /* pop: undo the focus */
+  g_assert_true (smprof_session_pop_transform (session));
+  g_assert_cmpuint (n_changed, ==, 3);
+  g_assert_cmpuint (smprof_session_get_transforms (session)->len, ==, 1);
+  check_view_against_cli (session, "pt-cprofile", steps);
+
+  /* hide libraries: pushed, then taken out with the others kept */
+  smprof_session_set_hide_libraries (session, TRUE);
+  g_assert_true (smprof_session_get_hide_libraries (session));
+  g_assert_cmpuint (smprof_session_get_transforms (session)->len, ==, 2);
+  check_view_against_cli (session, "pt-cprofile", steps);
+  smprof_session_push_transform (session, focus);
+  smprof_session_set_hide_libraries (session, FALSE);
+  g_assert_false (smprof_session_get_hide_libraries (session));
+  g_assert_cmpuint (smprof_session_get_transforms (session)->len, ==, 2);
+  g_assert_cmpint (smprof_transform_get_kind (g_ptr_array_index (smprof_session_get_transforms (session), 1)), ==,
+                   SMPROF_TRANSFORM_FOCUS_FUNCTION);
+  check_view_against_cli (session, "pt-cprofile", steps);
+
+  /* truncate to a crumb, then clear: back to the aggregate itself */
+  n_changed = 0;
+  smprof_session_truncate_transforms (session, 5);
+  g_assert_cmpuint (n_changed, ==, 0);
+  smprof_session_truncate_transforms (session, 1);
+  g_assert_cmpuint (n_changed, ==, 1);
+  g_assert_cmpint (smprof_transform_get_kind (g_ptr_array_index (smprof_session_get_transforms (session), 0)), ==,
+                   SMPROF_TRANSFORM_MERGE);
+  check_view_against_cli (session, "pt-cprofile", steps);
+  smprof_session_clear_transforms (session);
+  g_assert_cmpuint (n_changed, ==, 2);
+  g_assert_true (smprof_session_get_view_profile (session) == smprof_session_get_profile (session));
+  g_assert_false (smprof_session_pop_transform (session));
+  g_assert_cmpuint (n_changed, ==, 2);
+}
+
+/* ------------------------------------------------------------------------ */
 
 int
 main (int   argc,
@@ -656,6 +875,7 @@ main (int   argc,
   g_test_add_func ("/session/compare-outlier", test_compare_outlier);
   g_test_add_func ("/session/refresh", test_refresh);
   g_test_add_func ("/session/natural-order", test_natural_order);
+  g_test_add_func ("/session/transforms", test_transforms);
 
   return g_test_run ();
 }
