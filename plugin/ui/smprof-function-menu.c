@@ -40,6 +40,16 @@ smprof_function_menu_install_actions (GtkWidgetClass              *widget_class,
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F10, GDK_SHIFT_MASK, SMPROF_FUNCTION_VIEW_MENU, NULL);
 }
 
+/* A name inside a menu label: GTK reads one underscore as a mnemonic
+ * ("pt_tabular.py" would show as "pttabular.py"), two as an underscore. */
+static char *
+dup_label_text (const char *text)
+{
+  g_auto(GStrv) parts = g_strsplit (text, "_", -1);
+
+  return g_strjoinv ("__", parts);
+}
+
 static void
 append (GMenu      *section,
         const char *label,
@@ -96,16 +106,18 @@ smprof_function_menu_new (SmprofFunctionKeys *table,
           g_variant_new_uint32 (func));
   if (package != NULL)
     {
+      g_autofree char *shown = dup_label_text (package);
       /* TRANSLATORS: %s is a package, such as torch */
-      g_autofree char *label = g_strdup_printf (_("Collapse Package %s"), package);
+      g_autofree char *label = g_strdup_printf (_("Collapse Package %s"), shown);
 
       append (reshape, label, SMPROF_FUNCTION_ACTION_GROUP ".collapse-package", g_variant_new_string (package));
     }
   if (strcmp (file, "~") != 0)
     {
       g_autofree char *base = g_path_get_basename (file);
+      g_autofree char *shown = dup_label_text (base);
       /* TRANSLATORS: %s is a source file's name, such as train.py */
-      g_autofree char *label = g_strdup_printf (_("Collapse File %s"), base);
+      g_autofree char *label = g_strdup_printf (_("Collapse File %s"), shown);
 
       append (reshape, label, SMPROF_FUNCTION_ACTION_GROUP ".collapse-file", g_variant_new_string (file));
     }

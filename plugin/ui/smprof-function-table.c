@@ -736,3 +736,33 @@ smprof_function_table_get_callees_model (SmprofFunctionTable *self)
 
   return G_LIST_MODEL (self->callees_selection);
 }
+
+/**
+ * smprof_function_table_show_related:
+ * @self: a function table
+ * @func: a function id
+ * @callees: %TRUE for what @func called, %FALSE for its callers
+ *
+ * Selects @func's row and opens its callers and callees, even if the user
+ * closed them for that function, with the focus in the list asked for (the
+ * function menus' Show Callers and Show Callees).
+ *
+ * Returns: whether the table has a row for @func
+ */
+gboolean
+smprof_function_table_show_related (SmprofFunctionTable *self,
+                                    guint32              func,
+                                    gboolean             callees)
+{
+  g_return_val_if_fail (SMPROF_IS_FUNCTION_TABLE (self), FALSE);
+
+  smprof_function_table_set_selected_func (self, func);
+  if (func == SMPROF_FUNC_NONE || smprof_function_table_get_selected_func (self) != func)
+    return FALSE;
+
+  self->related_hidden_func = SMPROF_FUNC_NONE;
+  update_related (self);
+  gtk_widget_grab_focus (GTK_WIDGET (callees ? self->callees_view : self->callers_view));
+
+  return TRUE;
+}

@@ -24,6 +24,9 @@ void           smprof_function_table_set_profile        (SmprofFunctionTable *se
 guint32        smprof_function_table_get_selected_func  (SmprofFunctionTable *self);
 void           smprof_function_table_set_selected_func  (SmprofFunctionTable *self,
                                                          guint32              func);
+gboolean       smprof_function_table_show_related       (SmprofFunctionTable *self,
+                                                         guint32              func,
+                                                         gboolean             callees);
 const char    *smprof_function_table_get_filter_text    (SmprofFunctionTable *self);
 void           smprof_function_table_set_filter_text    (SmprofFunctionTable *self,
                                                          const char          *text);

@@ -148,7 +148,8 @@ export_profile_async (SmprofJobPage       *self,
  * @callback: (scope async): called when the file is written (or not)
  * @user_data: for @callback
  *
- * Exports #SmprofJobPage:profile, the selection shown on the chosen nodes,
+ * Exports the selection shown on the chosen nodes, reshaped by the
+ * session's transforms (smprof_session_get_view_profile()),
  * as the Export menu does after its save dialog: on a worker thread, @file
  * replaced only once the export succeeded. Pictures carry a subtitle naming
  * the job, the nodes and the selection
@@ -167,8 +168,8 @@ smprof_job_page_export_async (SmprofJobPage       *self,
   g_return_if_fail (G_IS_FILE (file));
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
-  export_profile_async (self, smprof_session_get_profile (self->session), smprof_session_get_description (self->session),
-                        format, PICTURE_CHOICE_DEFAULT, file,
+  export_profile_async (self, smprof_session_get_view_profile (self->session),
+                        smprof_session_get_description (self->session), format, PICTURE_CHOICE_DEFAULT, file,
                         cancellable, callback, user_data);
 }
 
@@ -470,7 +471,7 @@ export_with_dialog (SmprofJobPage      *self,
 
   g_object_set_data (G_OBJECT (dialog), "smprof-export-format", GUINT_TO_POINTER (format));
   g_object_set_data_full (G_OBJECT (dialog), "smprof-export-profile",
-                          g_object_ref (smprof_session_get_profile (self->session)), g_object_unref);
+                          g_object_ref (smprof_session_get_view_profile (self->session)), g_object_unref);
   g_object_set_data_full (G_OBJECT (dialog), "smprof-export-description",
                           g_strdup (smprof_session_get_description (self->session)),
                           g_free);

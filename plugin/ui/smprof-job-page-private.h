@@ -91,6 +91,10 @@ struct _SmprofJobPage
   GtkLabel             *outliers_label;
   GtkSpinner           *busy_spinner;
   GtkLabel             *status_label;
+  GtkToggleButton      *hide_libraries_button;
+  GtkWidget            *transforms_bar;
+  GtkBox               *crumbs_box;
+  GtkWidget            *undo_transform_button;
   GtkStack             *views_stack;
   GtkBox               *functions_slot;
   GtkBox               *call_tree_slot;
@@ -183,6 +187,10 @@ void _smprof_job_page_outliers_init          (SmprofJobPage  *self);
 /* smprof-job-page-nodes.c */
 void _smprof_job_page_class_nodes_init       (GtkWidgetClass *widget_class);
 void _smprof_job_page_nodes_init             (SmprofJobPage  *self);
+
+/* smprof-job-page-transforms.c */
+void _smprof_job_page_class_transforms_init  (GtkWidgetClass *widget_class);
+void _smprof_job_page_transforms_init        (SmprofJobPage  *self);
 
 /* smprof-job-page-compare.c */
 void        _smprof_job_page_class_compare_init (GtkWidgetClass *widget_class);

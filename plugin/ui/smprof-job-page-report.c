@@ -101,7 +101,7 @@ smprof_job_page_export_report_async (SmprofJobPage       *self,
   g_return_if_fail (G_IS_FILE (file));
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
-  write_report_async (self, smprof_session_get_profile (self->session),
+  write_report_async (self, smprof_session_get_view_profile (self->session),
                       smprof_session_get_selected_records (self->session),
                       smprof_session_get_description (self->session), file,
                       cancellable, callback, user_data);
@@ -161,7 +161,7 @@ export_report_action (GtkWidget  *widget,
                       GVariant   *parameter)
 {
   SmprofJobPage *self = SMPROF_JOB_PAGE (widget);
-  SmprofProfile *profile = smprof_session_get_profile (self->session);
+  SmprofProfile *profile = smprof_session_get_view_profile (self->session);
   GPtrArray *records = smprof_session_get_selected_records (self->session);
   g_autofree char *name = NULL;
   g_autofree char *base = NULL;

@@ -8,7 +8,8 @@
 #include "smprof-job-page-private.h"
 #include "smprof-ui-settings.h"
 
-/* The visible view shows the session's profile; the others catch up when
+/* The visible view shows the session's view profile (the selection's
+ * aggregate reshaped by the transforms); the others catch up when
  * shown, so a drag costs one view's update on the main thread, not three.
  * The function table's Per Step columns ask the session for the selection's
  * time per step while they show, and show what it computes. */
@@ -16,7 +17,7 @@ void
 _smprof_job_page_sync_visible_view (SmprofJobPage *self)
 {
   GtkWidget *visible = gtk_stack_get_visible_child (self->views_stack);
-  SmprofProfile *profile = smprof_session_get_profile (self->session);
+  SmprofProfile *profile = smprof_session_get_view_profile (self->session);
 
   if (visible == GTK_WIDGET (self->functions_slot))
     smprof_function_table_set_profile (self->function_table, profile);

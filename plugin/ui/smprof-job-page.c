@@ -33,6 +33,7 @@ enum {
   PROP_SESSION,
   PROP_PROFILE,
   PROP_BUSY,
+  PROP_HIDE_LIBRARIES,
   N_PROPS
 };
 
@@ -100,6 +101,8 @@ smprof_job_page_constructed (GObject *object)
   g_signal_connect_object (self->session, "notify::busy", G_CALLBACK (session_busy_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "notify::profile", G_CALLBACK (session_profile_cb), self,
                            G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::view-profile", G_CALLBACK (_smprof_job_page_sync_visible_view),
+                           self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "notify::job", G_CALLBACK (session_job_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "selection-changed", G_CALLBACK (session_selection_changed_cb), self,
                            G_CONNECT_SWAPPED);
@@ -112,6 +115,7 @@ smprof_job_page_constructed (GObject *object)
   _smprof_job_page_selection_init (self);
   _smprof_job_page_status_init (self);
   _smprof_job_page_views_init (self);
+  _smprof_job_page_transforms_init (self);
   _smprof_job_page_outliers_init (self);
   _smprof_job_page_nodes_init (self);
   _smprof_job_page_compare_init (self);
@@ -173,6 +177,10 @@ smprof_job_page_get_property (GObject    *object,
       g_value_set_boolean (value, smprof_job_page_get_busy (self));
       break;
 
+    case PROP_HIDE_LIBRARIES:
+      g_value_set_boolean (value, smprof_session_get_hide_libraries (self->session));
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -202,6 +210,11 @@ smprof_job_page_set_property (GObject      *object,
           g_assert (self->session == NULL);
           self->session = g_value_dup_object (value);
         }
+      break;
+
+    case PROP_HIDE_LIBRARIES:
+      /* the session's transforms-changed notifies */
+      smprof_session_set_hide_libraries (self->session, g_value_get_boolean (value));
       break;
 
     default:
@@ -261,6 +274,18 @@ smprof_job_page_class_init (SmprofJobPageClass *klass)
     g_param_spec_boolean ("busy", NULL, NULL,
                           FALSE,
                           (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * SmprofJobPage:hide-libraries:
+   *
+   * Whether the views fold library frames into their user-code callers:
+   * the session's transform that does it, pushed or taken out
+   * (smprof_session_set_hide_libraries()).
+   */
+  properties[PROP_HIDE_LIBRARIES] =
+    g_param_spec_boolean ("hide-libraries", NULL, NULL,
+                          FALSE,
+                          (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -323,6 +348,10 @@ smprof_job_page_class_init (SmprofJobPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, outliers_label);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, busy_spinner);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, status_label);
+  gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, hide_libraries_button);
+  gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, transforms_bar);
+  gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, crumbs_box);
+  gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, undo_transform_button);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, views_stack);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, functions_slot);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, call_tree_slot);
@@ -341,6 +370,7 @@ smprof_job_page_class_init (SmprofJobPageClass *klass)
   _smprof_job_page_class_compare_init (widget_class);
   _smprof_job_page_class_outliers_init (widget_class);
   _smprof_job_page_class_nodes_init (widget_class);
+  _smprof_job_page_class_transforms_init (widget_class);
 }
 
 static void
