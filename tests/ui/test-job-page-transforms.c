@@ -11,6 +11,7 @@
  * Ctrl+Z and Undo take it back, the first crumb clears them all.
  */
 
+#include <glib/gstdio.h>
 #include <smprof-viewer-api.h>
 
 #include "smprof-function-item.h"
@@ -555,6 +556,129 @@ test_hide_libraries (void)
   close_window (window);
 }
 
+static void
+export_done_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  GError **error = user_data;
+
+  smprof_job_page_export_finish (SMPROF_JOB_PAGE (object), result, error);
+  g_object_set_data (object, "test-export-done", GINT_TO_POINTER (1));
+}
+
+static gboolean
+export_done (gpointer data)
+{
+  return g_object_get_data (data, "test-export-done") != NULL;
+}
+
+/* The page's folded export of a merged view is `smprof export --merge`'s
+ * for the same selection, line for line; the menu's moves reach the
+ * Functions table's callers and callees. */
+static void
+test_export_and_moves (void)
+{
+  SmprofJobPage *page;
+  SmvWindow *window;
+  SmprofSession *session;
+  SmprofProfile *aggregate;
+  g_autofree char *tmp = g_dir_make_tmp ("smprof-transforms-XXXXXX", NULL);
+  g_autofree char *mine_path = g_build_filename (tmp, "page.folded", NULL);
+  g_autofree char *cli_path = g_build_filename (tmp, "cli.folded", NULL);
+  g_autofree char *job = g_test_build_filename (G_TEST_DIST, "data", "real-smdebug", "pt-cprofile", NULL);
+  g_autoptr(GFile) mine_file = g_file_new_for_path (mine_path);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *mine = NULL;
+  g_autofree char *theirs = NULL;
+  g_autofree char *unmerged = NULL;
+  g_auto(GStrv) options = NULL;
+  g_auto(GStrv) words = NULL;
+  guint32 busiest = SMPROF_FUNC_NONE, caller = SMPROF_FUNC_NONE;
+  double best = -1;
+  GtkWidget *focus;
+
+  VIEWER_TEST_REQUIRE_DISPLAY ();
+
+  window = open_job ("pt-cprofile", &page);
+  session = smprof_job_page_get_session (page);
+  aggregate = smprof_session_get_profile (session);
+  for (guint i = 0; i < smprof_profile_get_n_functions (aggregate); i++)
+    {
+      const SmprofFunctionRow *row = smprof_profile_get_function (aggregate, i);
+
+      if (row->tottime > best)
+        {
+          best = row->tottime;
+          busiest = row->func;
+        }
+    }
+
+  /* before: the aggregate's folded stacks */
+  g_object_set_data (G_OBJECT (page), "test-export-done", NULL);
+  smprof_job_page_export_async (page, SMPROF_EXPORT_FOLDED, mine_file, NULL, export_done_cb, &error);
+  g_assert_true (viewer_test_wait (export_done, page, 30000));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (mine_path, &unmerged, NULL, &error));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "function.merge", "u", busiest));
+  ui_test_settle ();
+  options = smprof_session_dup_transform_options (session);
+  g_assert_cmpuint (g_strv_length (options), ==, 1);
+  g_assert_true (g_shell_parse_argv (options[0], NULL, &words, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_strv_length (words), ==, 2);
+
+  g_object_set_data (G_OBJECT (page), "test-export-done", NULL);
+  smprof_job_page_export_async (page, SMPROF_EXPORT_FOLDED, mine_file, NULL, export_done_cb, &error);
+  g_assert_true (viewer_test_wait (export_done, page, 30000));
+  g_assert_no_error (error);
+  page_test_run ((const char *[]) { g_getenv ("SMPROF_CLI"), "export", job, "--all", "--node", "all",
+                                    words[0], words[1], "--format", "folded", "-o", cli_path, NULL });
+  g_assert_true (g_file_get_contents (mine_path, &mine, NULL, &error));
+  g_assert_true (g_file_get_contents (cli_path, &theirs, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (mine, ==, theirs);
+  g_assert_cmpstr (mine, !=, unmerged);
+
+  /* Show Callees: the Functions table, the row, its callees' list focused */
+  best = -1;
+  for (guint i = 0; i < smprof_profile_get_n_functions (aggregate); i++)
+    {
+      const SmprofFunctionRow *row = smprof_profile_get_function (aggregate, i);
+
+      if (row->func != busiest && row->cumtime > 1.5 * row->tottime && row->cumtime > best &&
+          row->cumtime < 0.6 * smprof_profile_get_total_time (aggregate))
+        {
+          best = row->cumtime;
+          caller = row->func;
+        }
+    }
+  g_assert_cmpuint (caller, !=, SMPROF_FUNC_NONE);
+  gtk_widget_activate_action (GTK_WIDGET (page), "job-page.show-view", "s", "call-tree");
+  ui_test_settle ();
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "function.show-callees", "u", caller));
+  ui_test_settle ();
+  g_assert_true (gtk_stack_get_visible_child (page->views_stack) == GTK_WIDGET (page->functions_slot));
+  g_assert_cmpuint (smprof_function_table_get_selected_func (page->function_table), ==, caller);
+  g_assert_cmpuint (g_list_model_get_n_items (smprof_function_table_get_callees_model (page->function_table)), >, 0);
+  focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_nonnull (focus);
+  g_assert_true (gtk_widget_is_ancestor (focus, GTK_WIDGET (page->function_table)));
+  g_assert_nonnull (gtk_widget_get_ancestor (focus, GTK_TYPE_COLUMN_VIEW));
+  g_assert_cmpstr (gtk_widget_get_name (gtk_widget_get_ancestor (focus, GTK_TYPE_COLUMN_VIEW)), ==, "callees-list");
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "function.show-callers", "u", caller));
+  ui_test_settle ();
+  focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_cmpstr (gtk_widget_get_name (gtk_widget_get_ancestor (focus, GTK_TYPE_COLUMN_VIEW)), ==, "callers-list");
+
+  close_window (window);
+  g_unlink (mine_path);
+  g_unlink (cli_path);
+  g_rmdir (tmp);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -571,6 +695,7 @@ main (int   argc,
 
   g_test_add_func ("/transforms/merge-focus-undo", test_merge_focus_undo);
   g_test_add_func ("/transforms/hide-libraries", test_hide_libraries);
+  g_test_add_func ("/transforms/export-and-moves", test_export_and_moves);
 
   status = g_test_run ();
   g_clear_object (&registry);
