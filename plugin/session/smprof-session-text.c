@@ -7,6 +7,7 @@
  */
 
 #include <glib/gi18n-lib.h>
+#include <string.h>
 
 #include "smprof-session-private.h"
 #include "smprof-ui-format.h"
@@ -209,4 +210,150 @@ _smprof_session_dup_slug (SmprofSession *self,
       *c = '-';
 
   return g_string_free (slug, FALSE);
+}
+
+/* A shell word, quoted only when it needs to be. */
+static void
+append_shell_word (GString    *out,
+                   const char *word)
+{
+  gboolean plain = *word != '\0';
+
+  for (const char *p = word; *p != '\0' && plain; p++)
+    plain = g_ascii_isalnum (*p) || strchr ("-_./=,:+@%", *p) != NULL;
+
+  if (out->len > 0)
+    g_string_append_c (out, ' ');
+  if (plain)
+    g_string_append (out, word);
+  else
+    {
+      g_autofree char *quoted = g_shell_quote (word);
+
+      g_string_append (out, quoted);
+    }
+}
+
+/* The command line's selection options for the session's preset, or %FALSE
+ * when it has none that selects the same intervals (a range dragged on the
+ * timeline, the training loop and its parts). */
+static gboolean
+append_selection_options (SmprofSession *self,
+                          GString       *out)
+{
+  g_autofree char *first = NULL;
+  g_autofree char *last = NULL;
+  g_autofree char *start = NULL;
+  g_autofree char *end = NULL;
+
+  switch (self->preset)
+    {
+    case SMPROF_PRESET_WHOLE_JOB:
+      append_shell_word (out, "--all");
+      return TRUE;
+    case SMPROF_PRESET_INITIALIZATION:
+      append_shell_word (out, "--pre-step-zero");
+      return TRUE;
+    case SMPROF_PRESET_STEPS:
+      first = g_strdup_printf ("%" G_GINT64_FORMAT, self->first_step);
+      last = g_strdup_printf ("%" G_GINT64_FORMAT, self->last_step);
+      start = g_ascii_strdown (smprof_mode_to_string (self->step_mode), -1);
+      append_shell_word (out, "--step");
+      append_shell_word (out, first);
+      append_shell_word (out, "--end-step");
+      append_shell_word (out, last);
+      append_shell_word (out, "--mode");
+      append_shell_word (out, start);
+      return TRUE;
+    case SMPROF_PRESET_BETWEEN_MODES:
+      start = _smprof_session_dup_mode_name (self->start_mode);
+      end = _smprof_session_dup_mode_name (self->end_mode);
+      append_shell_word (out, "--between-modes");
+      append_shell_word (out, start);
+      append_shell_word (out, end);
+      return TRUE;
+    case SMPROF_PRESET_NONE:
+    case SMPROF_PRESET_TRAINING_LOOP:
+    case SMPROF_PRESET_FINALIZATION:
+    case SMPROF_PRESET_FORWARD_PASSES:
+    case SMPROF_PRESET_REST_OF_STEP:
+    default:
+      return FALSE;
+    }
+}
+
+/* Whether the aggregate has every function @transform names: the command
+ * line refuses a transform of a function its selection lacks. */
+static gboolean
+aggregate_has_functions (SmprofSession   *self,
+                         SmprofTransform *transform)
+{
+  guint32 func = smprof_transform_get_function (transform);
+  guint n = smprof_profile_get_n_functions (self->profile);
+
+  if (smprof_transform_get_kind (transform) == SMPROF_TRANSFORM_COLLAPSE_GROUP ||
+      smprof_transform_get_kind (transform) == SMPROF_TRANSFORM_HIDE_LIBRARIES || func == SMPROF_FUNC_NONE)
+    return TRUE;
+
+  for (guint i = 0; i < n; i++)
+    if (smprof_profile_get_function (self->profile, i)->func == func)
+      return TRUE;
+
+  return FALSE;
+}
+
+/**
+ * smprof_session_dup_command_line:
+ * @self: a session
+ * @command: the command: "stats", "export", "report"
+ * @output: (nullable): the file the command writes (its -o), if any
+ *
+ * The `smprof` command that answers what the session shows: the job, the
+ * profiler, the nodes, the selection and the transforms, as options.
+ *
+ * Returns: (transfer full) (nullable): the command line, or %NULL when the
+ *   selection has no command-line equivalent (a dragged range, the training
+ *   loop and its parts, finalization), or a transform names a function the
+ *   selection lacks (which the command line refuses)
+ */
+char *
+smprof_session_dup_command_line (SmprofSession *self,
+                                 const char    *command,
+                                 const char    *output)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_autofree char *location = NULL;
+  g_autofree char *nodes = NULL;
+  g_auto(GStrv) options = NULL;
+
+  g_return_val_if_fail (SMPROF_IS_SESSION (self), NULL);
+  g_return_val_if_fail (command != NULL, NULL);
+
+  location = smprof_source_dup_location (smprof_job_get_source (self->job));
+  append_shell_word (out, "smprof");
+  append_shell_word (out, command);
+  append_shell_word (out, location);
+  append_shell_word (out, "--profiler");
+  append_shell_word (out, self->profiler == SMPROF_PROFILER_PYINSTRUMENT ? "pyinstrument" : "cprofile");
+  append_shell_word (out, "--node");
+  nodes = self->node_ids != NULL ? g_strjoinv (",", self->node_ids) : g_strdup ("all");
+  append_shell_word (out, nodes);
+  if (!append_selection_options (self, out))
+    return NULL;
+  for (guint i = 0; i < self->transforms->len; i++)
+    if (self->profile == NULL || !aggregate_has_functions (self, g_ptr_array_index (self->transforms, i)))
+      return NULL;
+
+  /* already shell words */
+  options = smprof_session_dup_transform_options (self);
+  for (guint i = 0; options[i] != NULL; i++)
+    g_string_append_printf (out, " %s", options[i]);
+
+  if (output != NULL)
+    {
+      append_shell_word (out, "-o");
+      append_shell_word (out, output);
+    }
+
+  return g_string_free (g_steal_pointer (&out), FALSE);
 }

@@ -175,6 +175,9 @@ SmprofProfile         *smprof_session_get_view_profile     (SmprofSession       
 char                  *smprof_session_describe_transform   (SmprofSession          *self,
                                                             guint                   index);
 char                 **smprof_session_dup_transform_options (SmprofSession         *self);
+char                  *smprof_session_dup_command_line     (SmprofSession          *self,
+                                                            const char             *command,
+                                                            const char             *output);
 
 /* A job still training: list it again */
 void                   smprof_session_swap_job             (SmprofSession          *self,

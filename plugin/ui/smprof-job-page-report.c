@@ -35,6 +35,7 @@ write_report_async (SmprofJobPage       *self,
                     SmprofProfile       *profile,
                     GPtrArray           *records,
                     const char          *description,
+                    gboolean             with_command,
                     GFile               *file,
                     GCancellable        *cancellable,
                     GAsyncReadyCallback  callback,
@@ -42,6 +43,7 @@ write_report_async (SmprofJobPage       *self,
 {
   g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
   g_autofree char *path = g_file_get_path (file);
+  g_autofree char *command_line = NULL;
   SmprofReportOptions options;
   SmprofDiff *diff;
 
@@ -54,11 +56,16 @@ write_report_async (SmprofJobPage       *self,
       return;
     }
 
-  /* The options are copied by the core before this returns. No command
-   * line: a dragged range has no exact `smprof` equivalent (the command
-   * line's --time keeps smdebug's rule, not the timeline's overlap). */
+  /* The options are copied by the core before this returns. The command
+   * that writes the same report, selection and transforms included, when
+   * the selection has one: a dragged range has no exact `smprof`
+   * equivalent (the command line's --time keeps smdebug's rule, not the
+   * timeline's overlap). */
+  if (with_command)
+    command_line = smprof_session_dup_command_line (self->session, "report", path);
   smprof_report_options_init (&options);
   options.selection = description;
+  options.command_line = command_line;
   options.flame.selection = description;
   smprof_flame_palette_from_string (smprof_flame_graph_get_color_scheme (
                                       smprof_flame_graph_view_get_flame_graph (self->flame_graph_view)),
@@ -85,10 +92,12 @@ write_report_async (SmprofJobPage       *self,
  * @callback: (scope async): called when the report is written (or not)
  * @user_data: for @callback
  *
- * Writes a report of #SmprofJobPage:profile, the selection shown on the
- * chosen nodes, as Export Report does after its dialog: the flame graph, the
- * function table, the per-step statistics of the selected intervals and a
- * summary naming the job, nodes and selection.
+ * Writes a report of the selection shown on the chosen nodes, reshaped by
+ * the session's transforms, as Export Report does after its dialog: the
+ * flame graph, the function table, the per-step statistics of the selected
+ * intervals and a summary naming the job, nodes, selection and transforms,
+ * with the `smprof report` command that writes it again when the selection
+ * has one (smprof_session_dup_command_line()).
  */
 void
 smprof_job_page_export_report_async (SmprofJobPage       *self,
@@ -103,7 +112,7 @@ smprof_job_page_export_report_async (SmprofJobPage       *self,
 
   write_report_async (self, smprof_session_get_view_profile (self->session),
                       smprof_session_get_selected_records (self->session),
-                      smprof_session_get_description (self->session), file,
+                      smprof_session_get_description (self->session), TRUE, file,
                       cancellable, callback, user_data);
 }
 
@@ -150,9 +159,11 @@ report_dialog_response_cb (SmprofJobPage        *self,
   if (file == NULL)
     return;
 
-  /* The selection as it was when the dialog opened. */
-  write_report_async (self, profile, records, description, file, _smprof_job_page_get_export_cancellable (self),
-                      report_done_cb, g_object_ref (file));
+  /* The selection as it was when the dialog opened; its command line only
+   * if the selection and the transforms are still those. */
+  write_report_async (self, profile, records, description,
+                      profile == smprof_session_get_view_profile (self->session), file,
+                      _smprof_job_page_get_export_cancellable (self), report_done_cb, g_object_ref (file));
 }
 
 static void

@@ -727,6 +727,39 @@ check_view_against_cli (SmprofSession      *session,
                   json_array_get_length (functions));
 }
 
+/* smprof_session_dup_command_line() run as `smprof stats ... --json`
+ * answers what the session's views show: the same intervals, total time
+ * and functions. */
+static void
+check_command_line (SmprofSession *session)
+{
+  g_autofree char *line = smprof_session_dup_command_line (session, "stats", NULL);
+  SmprofProfile *view = smprof_session_get_view_profile (session);
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) words = NULL;
+  g_auto(GStrv) argv = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) root = NULL;
+
+  g_assert_nonnull (line);
+  g_assert_true (g_shell_parse_argv (line, NULL, &words, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (words[0], ==, "smprof");
+  g_assert_cmpstr (words[1], ==, "stats");
+  g_strv_builder_addv (builder, (const char **) words + 1);
+  g_strv_builder_add (builder, "--json");
+  argv = g_strv_builder_end (builder);
+  root = run_cli_json ((const char * const *) argv);
+
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (root, "intervals")), ==,
+                    smprof_profile_get_records (view)->len);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (root, "total_time"),
+                                  smprof_profile_get_total_time (view), 1e-6);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (root, "functions")), ==,
+                    smprof_profile_get_n_functions (view));
+  g_test_message ("%s: equal", line);
+}
+
 /* The function with the most self time, and one that calls others, with
  * the most cumulative time short of the whole (a focus that changes the
  * tree). */
@@ -801,6 +834,7 @@ test_transforms (void)
   g_assert_cmpuint (n_changed, ==, 2);
   g_assert_cmpuint (smprof_session_get_transforms (session)->len, ==, 2);
   check_view_against_cli (session, "pt-cprofile", steps);
+  check_command_line (session);
   /* the focus keeps only the stacks through @middle: less than the whole */
   g_assert_cmpfloat (smprof_profile_get_total_time (smprof_session_get_view_profile (session)), <, merged_total);
 
@@ -820,6 +854,23 @@ test_transforms (void)
   g_assert_cmpuint (smprof_session_get_transforms (session)->len, ==, 2);
   check_stats (smprof_session_get_profile (session), "pt-cprofile", whole);
   check_view_against_cli (session, "pt-cprofile", whole);
+  check_command_line (session);
+  smprof_session_set_mode_pair (session, SMPROF_MODE_TRAIN, SMPROF_MODE_EVAL);
+  g_object_unref (wait_answer (session));
+  check_command_line (session);
+  smprof_session_set_node_ids (session, (const char *[]) { smprof_session_get_all_node_ids (session)[1], NULL });
+  g_object_unref (wait_answer (session));
+  check_command_line (session);
+  smprof_session_set_node_ids (session, NULL);
+  /* initialization: none of the transforms' functions, which the command
+   * line refuses */
+  smprof_session_set_preset (session, SMPROF_PRESET_INITIALIZATION);
+  g_object_unref (wait_answer (session));
+  g_assert_null (smprof_session_dup_command_line (session, "stats", NULL));
+  /* the training loop has no one option that selects it */
+  smprof_session_set_preset (session, SMPROF_PRESET_TRAINING_LOOP);
+  g_object_unref (wait_answer (session));
+  g_assert_null (smprof_session_dup_command_line (session, "stats", NULL));
   smprof_session_set_step_range (session, 3, 5);
   g_object_unref (wait_answer (session));
 
@@ -856,6 +907,10 @@ test_transforms (void)
   g_assert_true (smprof_session_get_view_profile (session) == smprof_session_get_profile (session));
   g_assert_false (smprof_session_pop_transform (session));
   g_assert_cmpuint (n_changed, ==, 2);
+
+  smprof_session_set_preset (session, SMPROF_PRESET_INITIALIZATION);
+  g_object_unref (wait_answer (session));
+  check_command_line (session);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -11,6 +11,8 @@
  * Ctrl+Z and Undo take it back, the first crumb clears them all.
  */
 
+#include <string.h>
+
 #include <glib/gstdio.h>
 #include <smprof-viewer-api.h>
 
@@ -567,6 +569,17 @@ export_done_cb (GObject      *object,
   g_object_set_data (object, "test-export-done", GINT_TO_POINTER (1));
 }
 
+static void
+report_done_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  GError **error = user_data;
+
+  smprof_job_page_export_report_finish (SMPROF_JOB_PAGE (object), result, error);
+  g_object_set_data (object, "test-export-done", GINT_TO_POINTER (1));
+}
+
 static gboolean
 export_done (gpointer data)
 {
@@ -640,6 +653,30 @@ test_export_and_moves (void)
   g_assert_no_error (error);
   g_assert_cmpstr (mine, ==, theirs);
   g_assert_cmpstr (mine, !=, unmerged);
+
+  /* the report names the merge and gives the command that writes it again,
+   * the merge included */
+  {
+    g_autofree char *report_path = g_build_filename (tmp, "report.html", NULL);
+    g_autoptr(GFile) report_file = g_file_new_for_path (report_path);
+    g_autofree char *html = NULL;
+    g_autofree char *described = smprof_session_describe_transform (session, 0);
+    g_autofree char *command = smprof_session_dup_command_line (session, "report", report_path);
+
+    g_assert_nonnull (command);
+    g_assert_nonnull (strstr (command, options[0]));
+    g_object_set_data (G_OBJECT (page), "test-export-done", NULL);
+    smprof_job_page_export_report_async (page, report_file, NULL, report_done_cb, &error);
+    g_assert_true (viewer_test_wait (export_done, page, 60000));
+    g_assert_no_error (error);
+    g_assert_true (g_file_get_contents (report_path, &html, NULL, &error));
+    g_assert_no_error (error);
+    g_assert_nonnull (strstr (html, described));
+    g_assert_nonnull (strstr (html, "smprof report "));
+    g_assert_nonnull (strstr (html, "--merge "));
+    g_assert_nonnull (strstr (html, "--node all --all"));
+    g_unlink (report_path);
+  }
 
   /* Show Callees: the Functions table, the row, its callees' list focused */
   best = -1;
