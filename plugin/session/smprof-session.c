@@ -28,7 +28,10 @@
  * per-step statistics (the outlier steps, the node matrix) follow the job and
  * the profiler. A comparison takes an answer as A and the next ones as B
  * (smprof-session-compare.c). A live refresh lists the job again and swaps it
- * in, keeping the user's choices (smprof-session-refresh.c).
+ * in, keeping the user's choices (smprof-session-refresh.c). The views
+ * show the answer reshaped by the user's transforms, which outlive the
+ * selection (smprof-session-transforms.c); the words and the command line of
+ * what is shown are in smprof-session-text.c.
  *
  * This file holds the GObject, the job, the profiler and the node choice;
  * the selection is in smprof-session-selection.c, its words in

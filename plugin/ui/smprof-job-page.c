@@ -18,7 +18,8 @@
  * on them becomes a call on the session. Each part of the page has its own
  * file: the header (-header.c), the presets (-presets.c, -modes.c), the
  * timeline's mirror of the selection (-selection.c), the status line
- * (-status.c), the views (-views.c), the outlier steps (-outliers.c), the
+ * (-status.c), the views (-views.c), the transforms of their call tree
+ * and its breadcrumb (-transforms.c), the outlier steps (-outliers.c), the
  * node matrix (-nodes.c), the comparison (-compare.c), live refresh
  * (-refresh.c), exports (-export.c, -report.c) and the actions (-actions.c).
  *
