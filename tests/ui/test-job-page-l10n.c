@@ -110,6 +110,21 @@ test_french_page (void)
   g_assert_nonnull (strstr (label, " sur "));
   g_assert_true (g_str_has_suffix (label, " fonctions"));
 
+  /* The views whole beside the sidebar, in the longer French words, their
+   * bar holding five tabs and the buttons beside them: the sidebar's pane
+   * may give them less room than they need, and then cuts them off. */
+  {
+    GtkWidget *views = gtk_paned_get_end_child (page->sidebar_paned);
+    graphene_rect_t bounds;
+    int min_width = 0;
+
+    gtk_widget_measure (views, GTK_ORIENTATION_HORIZONTAL, -1, &min_width, NULL, NULL, NULL);
+    g_assert_true (gtk_widget_compute_bounds (views, GTK_WIDGET (window), &bounds));
+    g_test_message ("views: minimum %d px, %.0f px shown from x %.0f in a %d px window", min_width,
+                    bounds.size.width, bounds.origin.x, gtk_widget_get_width (GTK_WIDGET (window)));
+    g_assert_cmpint (min_width, <=, gtk_widget_get_width (GTK_WIDGET (window)) - bounds.origin.x);
+  }
+
   texture = ui_test_render (GTK_WIDGET (window));
   ui_test_save (texture, "job-page-fr-1280x800.png");
 

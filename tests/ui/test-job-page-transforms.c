@@ -477,6 +477,15 @@ test_merge_focus_undo (void)
   g_clear_pointer (&crumbs, g_free);
   g_clear_pointer (&expected, g_free);
 
+  /* the breadcrumb's long names ellipsized: the page within its window */
+  {
+    int min_width = 0;
+
+    gtk_widget_measure (GTK_WIDGET (page), GTK_ORIENTATION_HORIZONTAL, -1, &min_width, NULL, NULL, NULL);
+    g_assert_cmpint (min_width, <=, gtk_widget_get_width (GTK_WIDGET (window)));
+    g_assert_true (gtk_widget_get_mapped (page->undo_transform_button));
+  }
+
   /* the breadcrumb with two transforms, as a person sees it */
   gtk_widget_activate_action (GTK_WIDGET (page), "job-page.show-view", "s", "call-tree");
   ui_test_settle ();
