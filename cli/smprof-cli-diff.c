@@ -148,7 +148,7 @@ smprof_cli_diff_parse_selection (const char        *option,
 
   if (show_help || parsed->json || parsed->has_sort || parsed->limit >= 0 ||
       parsed->has_profiler || parsed->refresh || parsed->no_sign_request ||
-      parsed->concurrency != 0)
+      parsed->no_cache || parsed->concurrency != 0)
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                    _("%s “%s”: only selection options and --node go inside a selection"),
@@ -329,7 +329,8 @@ parse_command_line (Diff        *diff,
           return TRUE;
         }
 
-      if (strcmp (option, "--refresh") == 0 || strcmp (option, "--no-sign-request") == 0)
+      if (strcmp (option, "--refresh") == 0 || strcmp (option, "--no-sign-request") == 0 ||
+          strcmp (option, "--no-cache") == 0)
         {
           if (equals != NULL)
             {
@@ -338,6 +339,8 @@ parse_command_line (Diff        *diff,
             }
           if (option[2] == 'r')
             diff->source.refresh = TRUE;
+          else if (strcmp (option, "--no-cache") == 0)
+            diff->source.no_cache = TRUE;
           else
             diff->source.no_sign_request = TRUE;
           continue;
@@ -725,7 +728,7 @@ run (Diff *diff)
   source = smprof_cli_open_source (&diff->source, &error);
   if (source != NULL)
     {
-      diff->job = smprof_job_new (source);
+      diff->job = smprof_cli_new_job (&diff->source, source);
       if (!smprof_job_load (diff->job, NULL, &error))
         g_clear_object (&diff->job);
     }

@@ -123,6 +123,10 @@ static const SmprofCliHelpOption selection_options[] = {
 static const SmprofCliHelpOption every_options[] = {
   { "--profiler", N_("cprofile|pyinstrument"),
     N_("Which profiler's files to read; cProfile when the job has it.") },
+  { "--no-cache", NULL,
+    N_("Parse every stats file again and keep nothing: without it, a local job's parsed cProfile "
+       "stats are kept in $XDG_CACHE_HOME/smprof/index and read from there while the files do "
+       "not change (also SMPROF_NO_CACHE=1).") },
   { "-h, --help", NULL, N_("Print this help and exit.") },
   { NULL }
 };

@@ -516,6 +516,8 @@ parse_option (SmprofCliOptions  *options,
     }
   else if (strcmp (option, "--no-sign-request") == 0)
     options->no_sign_request = TRUE;
+  else if (strcmp (option, "--no-cache") == 0)
+    options->no_cache = TRUE;
   else if (strcmp (option, "--concurrency") == 0)
     {
       gint64 concurrency;

@@ -55,6 +55,7 @@ typedef struct
   gboolean             refresh;          /* --refresh: list again, not from the cache */
   gboolean             no_sign_request;  /* --no-sign-request: anonymous */
   guint                concurrency;      /* --concurrency N, 0: the default */
+  gboolean             no_cache;         /* --no-cache: parse every stats file, keep nothing */
   /* steps, outliers */
   gboolean             functions;   /* --functions */
   SmprofStepRule       step_rule;   /* and report: --threshold, --count-teardown */

@@ -97,6 +97,34 @@ progress_cb (SmprofS3Source         *source,
 }
 
 /**
+ * smprof_cli_new_job:
+ * @options: the command line
+ * @source: the job's source (smprof_cli_open_source())
+ *
+ * A job over @source that keeps its parsed cProfile stats in the parsed
+ * index, unless --no-cache, SMPROF_NO_CACHE=1 or a limit of 0 says not to.
+ * Only a local job: an S3 job's stats files are in the S3 cache already.
+ *
+ * Returns: (transfer full): the job
+ */
+SmprofJob *
+smprof_cli_new_job (const SmprofCliOptions *options,
+                    SmprofSource           *source)
+{
+  SmprofJob *job = smprof_job_new (source);
+
+  if (!options->no_cache && SMPROF_IS_LOCAL_SOURCE (source))
+    {
+      g_autoptr(SmprofIndexCache) cache = smprof_index_cache_new_default ();
+
+      if (cache != NULL)
+        smprof_job_set_index_cache (job, cache);
+    }
+
+  return job;
+}
+
+/**
  * smprof_cli_open_source:
  * @options: the command line
  * @error: a location for a #GError, or %NULL

@@ -663,7 +663,7 @@ main (int   argc,
   source = smprof_cli_open_source (&cli.options, &error);
   if (source != NULL)
     {
-      cli.job = smprof_job_new (source);
+      cli.job = smprof_cli_new_job (&cli.options, source);
       if (!load_job (&cli, &error))
         g_clear_object (&cli.job);
     }

@@ -38,9 +38,10 @@
 
 struct _SmprofStatsSlab
 {
-  int   refs;   /* atomic: one per allocation, one for the thread filling it */
-  gsize size;   /* mapped bytes, this header included */
-  gsize used;
+  int     refs;     /* atomic: one per allocation, one for the thread filling it */
+  gsize   size;     /* mapped bytes, this header included */
+  gsize   used;
+  GBytes *external; /* a slab over memory it did not map (_smprof_stats_slab_new_for_bytes()) */
 };
 
 #define HEADER_SIZE ((sizeof (SmprofStatsSlab) + ALIGNMENT - 1) & ~(gsize) (ALIGNMENT - 1))
@@ -63,8 +64,46 @@ page_size (void)
 void
 _smprof_stats_slab_release (SmprofStatsSlab *slab)
 {
-  if (slab != NULL && g_atomic_int_dec_and_test (&slab->refs))
+  if (slab == NULL || !g_atomic_int_dec_and_test (&slab->refs))
+    return;
+
+  if (slab->external != NULL)
+    {
+      g_bytes_unref (slab->external);
+      g_free (slab);
+    }
+  else
     munmap (slab, slab->size);
+}
+
+/**
+ * _smprof_stats_slab_new_for_bytes:
+ * @bytes: memory that stats arrays point into (a mapped file of the parsed
+ *   index, smprof-index-file.c)
+ *
+ * A slab over @bytes, for stats read in place: each #SmprofPstats whose
+ * arrays lie in @bytes takes a reference with _smprof_stats_slab_ref(), and
+ * @bytes goes when the last of them and the caller's reference are released.
+ *
+ * Returns: (transfer full): the slab, with one reference for the caller
+ */
+SmprofStatsSlab *
+_smprof_stats_slab_new_for_bytes (GBytes *bytes)
+{
+  SmprofStatsSlab *slab = g_new0 (SmprofStatsSlab, 1);
+
+  slab->refs = 1;
+  slab->external = g_bytes_ref (bytes);
+  slab->size = g_bytes_get_size (bytes);
+
+  return slab;
+}
+
+SmprofStatsSlab *
+_smprof_stats_slab_ref (SmprofStatsSlab *slab)
+{
+  g_atomic_int_inc (&slab->refs);
+  return slab;
 }
 
 /* The thread is done filling @slab: its unused whole pages go back now. */
@@ -130,6 +169,7 @@ _smprof_stats_slab_alloc (gsize             size,
       slab->refs = 1;
       slab->size = n_bytes;
       slab->used = HEADER_SIZE;
+      slab->external = NULL;
       /* retires the previous chunk */
       g_private_replace (&current_key, slab);
     }

@@ -16,4 +16,7 @@ gpointer _smprof_stats_slab_alloc   (gsize             size,
                                      SmprofStatsSlab **out_slab);
 void     _smprof_stats_slab_release (SmprofStatsSlab  *slab);
 
+SmprofStatsSlab *_smprof_stats_slab_new_for_bytes (GBytes          *bytes);
+SmprofStatsSlab *_smprof_stats_slab_ref           (SmprofStatsSlab *slab);
+
 G_END_DECLS

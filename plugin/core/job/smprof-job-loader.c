@@ -77,20 +77,40 @@ load_claimed (SmprofJob     *self,
               GError       **error)
 {
   g_autoptr(GPtrArray) paths = g_ptr_array_sized_new (pending->len + 1);
+  g_autoptr(GPtrArray) to_read = NULL;
   LoadBatch batch = { self, pending, cancellable };
+
+  /* What the parsed index holds is neither fetched nor read again. */
+  if (self->index != NULL)
+    {
+      _smprof_job_index_fill (self->index, self->function_keys, pending, cancellable);
+      to_read = g_ptr_array_sized_new (pending->len);
+      for (guint i = 0; i < pending->len; i++)
+        if (((SmprofRecord *) g_ptr_array_index (pending, i))->stats == NULL)
+          g_ptr_array_add (to_read, g_ptr_array_index (pending, i));
+      if (to_read->len == 0)
+        return !g_cancellable_set_error_if_cancelled (cancellable, error);
+      batch.pending = to_read;
+    }
 
   /* A remote source fetches the batch over its own connection pool first, so
    * the parsing threads below do not each wait on one download at a time. */
-  for (guint i = 0; i < pending->len; i++)
-    g_ptr_array_add (paths, ((SmprofRecord *) g_ptr_array_index (pending, i))->path);
+  for (guint i = 0; i < batch.pending->len; i++)
+    g_ptr_array_add (paths, ((SmprofRecord *) g_ptr_array_index (batch.pending, i))->path);
   g_ptr_array_add (paths, NULL);
 
   if (!smprof_source_prefetch (self->source, (const char * const *) paths->pdata, cancellable, error))
     return FALSE;
 
-  smprof_parallel_for ("smprof-load", pending->len, g_get_num_processors (), load_pending, &batch, cancellable);
+  smprof_parallel_for ("smprof-load", batch.pending->len, g_get_num_processors (), load_pending, &batch, cancellable);
 
-  return !g_cancellable_set_error_if_cancelled (cancellable, error);
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return FALSE;
+
+  if (self->index != NULL)
+    _smprof_job_index_store (self->index, self->function_keys, self->records[SMPROF_PROFILER_CPROFILE], batch.pending);
+
+  return TRUE;
 }
 
 /* How long a caller waiting for records another one reads sleeps between

@@ -6,6 +6,7 @@
 
 #pragma once
 
+#include "smprof-index-cache-private.h"
 #include "smprof-job.h"
 
 G_BEGIN_DECLS
@@ -37,6 +38,7 @@ struct _SmprofJob
   GPtrArray          *records[SMPROF_N_PROFILERS];    /* SmprofRecord, record order */
   GMutex              problems_lock;
   GPtrArray          *problems;                       /* SmprofProblem */
+  SmprofJobIndex     *index;                          /* the parsed index, when given a cache */
 
   /* Reading stats files fills records in place (smprof-job-loader.c): a
    * caller claims the records it reads; others that need them wait for
@@ -70,5 +72,9 @@ void _smprof_job_index_listing (SmprofJob     *self,
 
 /* smprof-job-pevents.c */
 void _smprof_job_clear_step_events (SmprofJob *self);
+
+/* For tests and benchmarks: what the parsed index did, all zero without one. */
+void _smprof_job_get_index_counts (SmprofJob            *self,
+                                   SmprofJobIndexCounts *counts);
 
 G_END_DECLS

@@ -110,6 +110,7 @@ smprof_job_finalize (GObject *object)
   for (guint i = 0; i < SMPROF_N_PROFILERS; i++)
     g_clear_pointer (&self->records[i], g_ptr_array_unref);
   g_clear_pointer (&self->problems, g_ptr_array_unref);
+  g_clear_pointer (&self->index, _smprof_job_index_free);
   _smprof_job_clear_step_events (self);
   self->function_keys = NULL;
   g_clear_pointer (&self->shared_keys, shared_keys_release);
@@ -494,6 +495,57 @@ smprof_job_get_source (SmprofJob *self)
   g_return_val_if_fail (SMPROF_IS_JOB (self), NULL);
 
   return self->source;
+}
+
+/**
+ * smprof_job_set_index_cache:
+ * @self: a job
+ * @cache: (nullable): where parsed stats are kept between runs, or %NULL
+ *   for none (the default)
+ *
+ * From now on, smprof_job_load_stats() takes from @cache the cProfile stats
+ * of every interval whose stats file is unchanged since it was cached, and
+ * writes to it what it had to parse. Answers are the same either way, bit
+ * for bit. Call it before loading stats.
+ */
+void
+smprof_job_set_index_cache (SmprofJob        *self,
+                            SmprofIndexCache *cache)
+{
+  g_autofree char *location = NULL;
+
+  g_return_if_fail (SMPROF_IS_JOB (self));
+  g_return_if_fail (cache == NULL || SMPROF_IS_INDEX_CACHE (cache));
+
+  g_clear_pointer (&self->index, _smprof_job_index_free);
+  if (cache == NULL)
+    return;
+
+  location = smprof_source_dup_location (self->source);
+  self->index = _smprof_job_index_new (cache, location);
+}
+
+/**
+ * smprof_job_get_index_cache:
+ * @self: a job
+ *
+ * Returns: (transfer none) (nullable): the cache smprof_job_set_index_cache() gave
+ */
+SmprofIndexCache *
+smprof_job_get_index_cache (SmprofJob *self)
+{
+  g_return_val_if_fail (SMPROF_IS_JOB (self), NULL);
+
+  return self->index != NULL ? _smprof_job_index_get_cache (self->index) : NULL;
+}
+
+void
+_smprof_job_get_index_counts (SmprofJob            *self,
+                              SmprofJobIndexCounts *counts)
+{
+  memset (counts, 0, sizeof *counts);
+  if (self->index != NULL)
+    _smprof_job_index_get_counts (self->index, counts);
 }
 
 SmprofFunctionKeys *

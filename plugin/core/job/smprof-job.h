@@ -9,6 +9,7 @@
 #include <gio/gio.h>
 
 #include "smprof-function-keys.h"
+#include "smprof-index-cache.h"
 #include "smprof-interval-name.h"
 #include "smprof-pevents.h"
 #include "smprof-pstats.h"
@@ -83,6 +84,9 @@ gboolean             smprof_job_load             (SmprofJob             *self,
                                                   GCancellable          *cancellable,
                                                   GError               **error);
 SmprofSource        *smprof_job_get_source       (SmprofJob             *self);
+void                 smprof_job_set_index_cache  (SmprofJob             *self,
+                                                  SmprofIndexCache      *cache);
+SmprofIndexCache    *smprof_job_get_index_cache  (SmprofJob             *self);
 SmprofFunctionKeys  *smprof_job_get_function_keys (SmprofJob             *self);
 GPtrArray           *smprof_job_get_records      (SmprofJob             *self,
                                                   SmprofProfiler         profiler);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <utime.h>
 
+#include "smprof-index-cache.h"
 #include "smprof-s3-cache-private.h"
 
 /* The cache folder holds objects/ (object files: smprof-s3-cache-object.c)
@@ -93,39 +94,8 @@ gboolean
 smprof_s3_cache_parse_size (const char *text,
                             guint64    *size)
 {
-  g_autofree char *copy = NULL;
-  guint64 value, multiplier = 1;
-  char *end = NULL;
-
-  g_return_val_if_fail (text != NULL && size != NULL, FALSE);
-
-  copy = g_strstrip (g_strdup (text));
-  if (!g_ascii_isdigit (copy[0]))
-    return FALSE;
-
-  errno = 0;
-  value = g_ascii_strtoull (copy, &end, 10);
-  if (errno != 0)
-    return FALSE;
-
-  switch (g_ascii_toupper (*end))
-    {
-    case 'K': multiplier = G_GUINT64_CONSTANT (1) << 10; end++; break;
-    case 'M': multiplier = G_GUINT64_CONSTANT (1) << 20; end++; break;
-    case 'G': multiplier = G_GUINT64_CONSTANT (1) << 30; end++; break;
-    case 'T': multiplier = G_GUINT64_CONSTANT (1) << 40; end++; break;
-    default: break;
-    }
-  if (multiplier > 1 && g_ascii_toupper (*end) == 'I' && g_ascii_toupper (end[1]) == 'B')
-    end += 2;
-  else if (g_ascii_toupper (*end) == 'B')
-    end++;
-
-  if (*end != '\0' || (value != 0 && multiplier > G_MAXUINT64 / value))
-    return FALSE;
-
-  *size = value * multiplier;
-  return TRUE;
+  /* The same sizes as the parsed index's limit. */
+  return smprof_parse_size (text, size);
 }
 
 /* One path component for one key segment: letters, digits, '-', '_' and a '.'
