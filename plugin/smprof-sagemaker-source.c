@@ -288,6 +288,17 @@ open_in_thread (GTask        *task,
       return;
     }
 
+  /* A local job's parsed stats are kept for the next opening, unless
+   * SMPROF_NO_CACHE=1 (smprof_index_cache_new_default()). An S3 job's files
+   * are in the S3 cache already. */
+  if (SMPROF_IS_LOCAL_SOURCE (job_source))
+    {
+      g_autoptr(SmprofIndexCache) index_cache = smprof_index_cache_new_default ();
+
+      if (index_cache != NULL)
+        smprof_job_set_index_cache (job, index_cache);
+    }
+
   if (SMPROF_IS_S3_SOURCE (job_source) && !prefetch_first_profiler (job, open->s3_report, cancellable, &error))
     {
       g_task_return_error (task, g_steal_pointer (&error));

@@ -233,7 +233,11 @@ smprof_job_open (SmprofSource      *source,
 
   job = smprof_job_new (source);
   if (previous != NULL)
-    _smprof_job_share_keys (job, previous);
+    {
+      _smprof_job_share_keys (job, previous);
+      /* What a refresh reads again goes to the same parsed index. */
+      smprof_job_set_index_cache (job, smprof_job_get_index_cache (previous));
+    }
 
   /* The index reads nothing but the stats files from a folder that has one. */
   SmprofListingOptions options = { .stats_only = TRUE, .fresh = previous != NULL };
