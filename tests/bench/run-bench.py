@@ -14,7 +14,10 @@ same session (tools/smdebug-aggregate.py: smdebug's method, pstats.Stats().add i
      (smprof_range_index_aggregate), median and worst of 1,000 random ranges on the loaded job;
   4. peak memory (RSS) with the large corpus loaded, against its bytes on disk;
   5. flame graph: the estimated tree, layout and first render of the largest merged tree, and
-     of a synthetic 100,000-frame tree.
+     of a synthetic 100,000-frame tree;
+  6. first and second open of one node with the parsed index ($XDG_CACHE_HOME/smprof/index, in
+     the scratch folder): the second read from the cache, checked to parse nothing and to answer
+     byte for byte as --no-cache (figures 1 and 2 run with --no-cache: they are first opens).
 
 The reference runs are bounded: each is run once, and where smprof runs many queries the
 reference runs a random sample of them (--ref-queries), the ratio comparing the same sample.
@@ -75,13 +78,13 @@ def children_cpu():
     return usage.ru_utime + usage.ru_stime
 
 
-def timed(argv, stdout=subprocess.DEVNULL, ok=(0,), cpu=None):
+def timed(argv, stdout=subprocess.DEVNULL, ok=(0,), cpu=None, env=None):
     """Runs argv; returns (wall seconds, stdout text or None). Appends its CPU
     seconds (user + system, every thread) to the list @cpu if given: unlike the
     wall time, that hardly moves when other work shares the machine."""
     start = time.perf_counter()
     cpu_start = children_cpu()
-    result = subprocess.run(argv, stdout=stdout, stderr=subprocess.PIPE, text=True)
+    result = subprocess.run(argv, stdout=stdout, stderr=subprocess.PIPE, text=True, env=env)
     seconds = time.perf_counter() - start
     if cpu is not None:
         cpu.append(children_cpu() - cpu_start)
@@ -142,8 +145,9 @@ class Bench:
         return timed(argv, stdout=subprocess.PIPE if json_out else subprocess.DEVNULL, ok=(0, 1), cpu=cpu)
 
     def cli(self, corpus, *selection, node="any", capture=False, cpu=None):
-        # Exit status 1 is an answer too: nothing selected.
-        argv = [self.smprof, "stats", corpus, "--node", node] + list(selection) + ["--json"]
+        # Exit status 1 is an answer too: nothing selected. Figures 1 and 2
+        # are first opens: the parsed index is figure 6's.
+        argv = [self.smprof, "stats", corpus, "--node", node] + list(selection) + ["--json", "--no-cache"]
         return timed(argv, stdout=subprocess.PIPE if capture else subprocess.DEVNULL, ok=(0, 1), cpu=cpu)
 
     def node_span(self, corpus, node):
@@ -306,6 +310,46 @@ class Bench:
             return None
         return json.loads(result.stdout)
 
+    # 6. first and second open of one node, the second read from the parsed index
+    def second_open(self, size, corpus, manifest):
+        node = manifest["node_any"]
+        cache = os.path.join(self.args.scratch, f"index-cache-{size}")
+        env = dict(os.environ, XDG_CACHE_HOME=cache)
+        env.pop("SMPROF_NO_CACHE", None)
+        argv = [self.smprof, "stats", corpus, "--node", node, "--all", "--json"]
+        shutil.rmtree(cache, ignore_errors=True)
+        load = load_average()
+        uncached, plain = timed(argv + ["--no-cache"], stdout=subprocess.PIPE)
+        first_cpu, second_cpu, their_cpu = [], [], []
+        first, written = timed(argv, stdout=subprocess.PIPE, env=env, cpu=first_cpu)
+        # The second open must read every interval from the cache and answer
+        # the same, byte for byte (GLib prints debug messages to stdout).
+        _, debug = timed(argv, stdout=subprocess.PIPE, env=dict(env, G_MESSAGES_DEBUG="smprof"))
+        hits = [line for line in debug.splitlines() if "parsed index:" in line]
+        seconds = []
+        for _ in range(self.args.repeat):
+            t, again = timed(argv, stdout=subprocess.PIPE, env=env, cpu=second_cpu)
+            seconds.append(t)
+            if again != plain:
+                raise RuntimeError("the second open's answer differs from --no-cache's")
+        if written != plain:
+            raise RuntimeError("the first open's answer differs from --no-cache's")
+        if not hits or any(h.split("parsed index: ")[1].split(" of ")[0] != h.split(" of ")[1].split()[0]
+                           for h in hits):
+            raise RuntimeError(f"the second open parsed stats files: {hits}")
+        theirs, _ = self.ref(corpus, "--all", node=node, cpu=their_cpu)
+        second = statistics.median(seconds)
+        self.raw[f"{size}/second-open/{node}"] = {"no_cache_s": uncached, "first_s": first, "second_s": seconds,
+                                                  "reference_s": theirs, "first_cpu_s": first_cpu,
+                                                  "second_cpu_s": second_cpu, "reference_cpu_s": their_cpu,
+                                                  "cache_hits": hits, "load_average": [load, load_average()],
+                                                  "cache_bytes": disk_bytes(cache)}
+        self.add(f"{size}: (6) second open of one node ({node}, --all), from the parsed index",
+                 f"{second:.3f} s (first {first:.3f} s)", f"{theirs:.2f} s",
+                 f"{theirs / second:.0f}x faster (first open {theirs / first:.0f}x)",
+                 f"CPU time {statistics.median(second_cpu):.3f} s vs {their_cpu[0]:.2f} s; "
+                 f"cache {disk_bytes(cache) / 1e6:.0f} MB; load average {load:.2f} / {load_average():.2f}")
+
     def table(self):
         lines = ["| figure | smprof | reference | ratio | notes |", "| --- | --- | --- | --- | --- |"]
         for row in self.rows:
@@ -344,8 +388,9 @@ def main():
     p.add_argument("--ref-queries", type=int, default=10, help="how many of them the reference also runs")
     p.add_argument("--ranges", type=int, default=1000, help="random ranges for figure 3")
     p.add_argument("--ref-ranges", type=int, default=5, help="reference runs for figure 3 (one node)")
-    p.add_argument("--figures", default="cold,queries,interactive,memory,flame",
-                   help="comma-separated, of: cold (1), queries (2), interactive (3), memory (4), flame (5)")
+    p.add_argument("--figures", default="cold,queries,interactive,memory,flame,second-open",
+                   help="comma-separated, of: cold (1), queries (2), interactive (3), memory (4), flame (5), "
+                        "second-open (6)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--wait-quiet", type=float, default=0, metavar="SECONDS",
                    help="first wait up to this long for the load average to drop below 1")
@@ -387,6 +432,8 @@ def main():
             bench.memory(size, corpus)
         if size == sizes[-1] and "flame" in figures:
             bench.flame(size, corpus)
+        if "second-open" in figures:
+            bench.second_open(size, corpus, manifest)
 
     load_after = load_average()
     header = (f"smprof benchmark, {time.strftime('%Y-%m-%d %H:%M', time.localtime(started))}, "
