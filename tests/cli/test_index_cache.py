@@ -249,6 +249,27 @@ def damage_cases(tap, tmp):
            "SMPROF_NO_CACHE=1: no cache read or written", [err, "counts %r" % counts, cache_files(off)])
 
 
+def option_cases(tap, tmp):
+    """--no-cache in every command's help, in diff, and refused inside a selection."""
+    job = os.path.join(REAL, "pt-cprofile")
+    for command in ("nodes", "list", "stats", "export", "steps", "outliers", "report", "diff"):
+        p = subprocess.run([smprof_path(), command, "--help"], capture_output=True, text=True)
+        tap.ok(p.returncode == 0 and "--no-cache" in p.stdout and "SMPROF_NO_CACHE" in p.stdout,
+               "smprof %s --help describes --no-cache" % command, p.stdout[-400:])
+    diff = ["diff", None, "--a", "--step 1", "--b", "--step 2"]
+    off = os.path.join(tmp, "cache-diff-off")
+    rc, ref, err, _ = run(diff + ["--no-cache"], job, off)
+    tap.ok(rc == 0 and not cache_files(off), "diff --no-cache answers and writes no cache", [err])
+    on = os.path.join(tmp, "cache-diff-on")
+    run(diff, job, on)
+    rc, out, err, counts = run(diff, job, on, debug=True)
+    hits, wanted = hit_summary(counts)
+    tap.ok(rc == 0 and strip_debug(out) == ref and wanted > 0 and hits == wanted,
+           "diff reads its second run from the cache, with the same answer", [err, "counts %r" % counts])
+    rc, _, err, _ = run(["diff", None, "--a", "--step 1 --no-cache", "--b", "--step 2"], job, off)
+    tap.ok(rc == 2 and "--no-cache" in err, "--no-cache inside diff's selection is refused", [err])
+
+
 def main(tap):
     tmp = tempfile.mkdtemp(prefix="smprof-index-cache-")
     try:
@@ -257,6 +278,7 @@ def main(tap):
         for name, job in jobs:
             identical_runs(tap, name, job, tmp)
         damage_cases(tap, tmp)
+        option_cases(tap, tmp)
     finally:
         for root, dirs, _ in os.walk(tmp):
             for d in dirs:
