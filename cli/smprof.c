@@ -603,9 +603,9 @@ run_steps (Cli *cli)
   return EXIT_OK;
 }
 
-/* A query on smdebug's "any" node indexes only the node folders it needs:
- * the listing of every interval folder of every node would cost as much as
- * reading the chosen node's stats. */
+/* A query on smdebug's "any" node, or on nodes it names, indexes only the
+ * node folders it needs: the listing of every interval folder of every node
+ * would cost as much as reading the chosen node's stats. */
 static gboolean
 load_job (Cli     *cli,
           GError **error)
@@ -616,6 +616,9 @@ load_job (Cli     *cli,
       options->nodes.kind == SMPROF_NODES_ANY)
     return smprof_job_load_for_any_node (cli->job, options->has_profiler ? &options->profiler : NULL,
                                          NULL, error);
+  if ((options->command == SMPROF_CLI_STATS || options->command == SMPROF_CLI_EXPORT) &&
+      options->nodes.kind == SMPROF_NODES_LIST)
+    return smprof_job_load_for_nodes (cli->job, options->nodes.ids, NULL, error);
 
   return smprof_job_load (cli->job, NULL, error);
 }

@@ -1,4 +1,5 @@
-/* test-job-any.c: indexing for smdebug's "any" node gives the answers of the full index
+/* test-job-any.c: indexing for smdebug's "any" node, or for nodes a query
+ * names, gives the answers of the full index
  *
  * SPDX-FileCopyrightText: 2026 The smprof authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -231,6 +232,78 @@ test_odd_node_folders (void)
   core_test_remove_tree (root);
 }
 
+/* smprof_job_load_for_nodes() on @node_ids: every profiler's records are
+ * those of the full index on these nodes, in the same order, and none of
+ * another node (or, when a node has no folder, the full index's). */
+static void
+assert_named_nodes (const char         *path,
+                    const char * const *node_ids,
+                    gboolean            all_found)
+{
+  g_autoptr(SmprofJob) full = load_job (path, LOAD_FULL, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SmprofSource) source = smprof_local_source_new (path, &error);
+  g_autoptr(SmprofJob) named = NULL;
+
+  g_assert_no_error (error);
+  named = smprof_job_new (source);
+  g_assert_true (smprof_job_load_for_nodes (named, node_ids, NULL, &error));
+  g_assert_no_error (error);
+
+  for (SmprofProfiler p = 0; p < SMPROF_N_PROFILERS; p++)
+    {
+      GPtrArray *full_records = smprof_job_get_records (full, p);
+      GPtrArray *named_records = smprof_job_get_records (named, p);
+      guint j = 0;
+
+      for (guint i = 0; i < full_records->len; i++)
+        {
+          const SmprofRecord *want = g_ptr_array_index (full_records, i);
+          const SmprofRecord *got;
+
+          if (all_found && !g_strv_contains (node_ids, want->node_id))
+            continue;
+          g_assert_cmpuint (j, <, named_records->len);
+          got = g_ptr_array_index (named_records, j++);
+          g_assert_cmpstr (got->node_id, ==, want->node_id);
+          g_assert_cmpstr (got->path, ==, want->path);
+          g_assert_cmpstr (got->interval, ==, want->interval);
+        }
+      g_assert_cmpuint (j, ==, named_records->len);
+    }
+}
+
+static void
+test_named_nodes (void)
+{
+  static const char * const jobs[] = { "pt-cprofile", "pt-pyinstrument", "tf-cprofile", "tf-pyinstrument" };
+  g_autofree char *many = core_test_make_nodes_job ("tf-cprofile", 5);
+  g_autofree char *many_root = g_path_get_dirname (many);
+  const char * const two[] = { "3-algo-4", "1-algo-2", NULL };
+  const char * const missing[] = { "1-algo-2", "9-algo-10", NULL };
+
+  for (guint i = 0; i < G_N_ELEMENTS (jobs); i++)
+    {
+      g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "real-smdebug", jobs[i], NULL);
+      g_autoptr(SmprofJob) full = load_job (path, LOAD_FULL, NULL);
+      g_auto(GStrv) ids = smprof_job_dup_node_ids (full, SMPROF_PROFILER_CPROFILE);
+      g_auto(GStrv) pyinstrument_ids = smprof_job_dup_node_ids (full, SMPROF_PROFILER_PYINSTRUMENT);
+      char **node_ids = g_strv_length (ids) > 0 ? ids : pyinstrument_ids;
+
+      g_assert_cmpuint (g_strv_length (node_ids), >=, 2);
+      for (guint n = 0; node_ids[n] != NULL; n++)
+        {
+          const char * const one[] = { node_ids[n], NULL };
+
+          assert_named_nodes (path, one, TRUE);
+        }
+    }
+
+  assert_named_nodes (many, two, TRUE);
+  assert_named_nodes (many, missing, FALSE);
+  core_test_remove_tree (many_root);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -240,6 +313,7 @@ main (int   argc,
   g_test_add_func ("/job-any/real-jobs", test_real_jobs);
   g_test_add_func ("/job-any/tricky-job", test_tricky_job);
   g_test_add_func ("/job-any/odd-node-folders", test_odd_node_folders);
+  g_test_add_func ("/job-any/named-nodes", test_named_nodes);
 
   return g_test_run ();
 }

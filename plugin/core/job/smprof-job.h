@@ -99,6 +99,10 @@ gboolean             smprof_job_load_for_any_node (SmprofJob             *self,
                                                    const SmprofProfiler  *profiler,
                                                    GCancellable          *cancellable,
                                                    GError               **error);
+gboolean             smprof_job_load_for_nodes    (SmprofJob             *self,
+                                                   const char * const    *node_ids,
+                                                   GCancellable          *cancellable,
+                                                   GError               **error);
 gboolean             smprof_job_load_stats       (SmprofJob             *self,
                                                   GPtrArray             *records,
                                                   GCancellable          *cancellable,
