@@ -18,8 +18,7 @@ G_BEGIN_DECLS
  * "function" on itself (or any ancestor of the views) with these actions,
  * and the views' menus find it. Where no ancestor provides an action, its
  * item is left out of the menu (hidden-when="action-missing"). The job page
- * provides all but compare-nodes (smprof-job-page-transforms.c): its node
- * matrix shows the top functions and cannot be pointed at one.
+ * provides them all (smprof-job-page-transforms.c).
  *
  *   function.focus               u   focus on the function (SMPROF_TRANSFORM_FOCUS_FUNCTION)
  *   function.focus-subtree       au  focus on the frame whose stack, from a root, is these functions

@@ -19,9 +19,8 @@
  *
  * The menus' actions are a "function" action group inserted on the page
  * (smprof-function-menu.h lists them): the views' menus find it as an
- * ancestor's. "compare-nodes" is not offered: the node matrix shows the
- * job's top functions per node and cannot pick one, so its menu item stays
- * hidden. */
+ * ancestor's. "compare-nodes" shows the Node Matrix with the function's
+ * column first: its time per step on each node, beside the top functions. */
 
 static void
 push (SmprofJobPage   *self,
@@ -72,6 +71,12 @@ function_action_cb (GSimpleAction *action,
       show_functions (self);
       smprof_function_table_set_selected_func (self->function_table, g_variant_get_uint32 (parameter));
     }
+  else if (g_str_equal (name, "compare-nodes"))
+    {
+      smprof_node_matrix_set_pinned_function (smprof_node_matrix_view_get_matrix (self->node_matrix_view),
+                                              g_variant_get_uint32 (parameter));
+      gtk_stack_set_visible_child (self->views_stack, GTK_WIDGET (self->node_matrix_view));
+    }
   else if (g_str_equal (name, "show-callers") || g_str_equal (name, "show-callees"))
     {
       show_functions (self);
@@ -95,6 +100,7 @@ install_function_actions (SmprofJobPage *self)
     { "show-in-functions", function_action_cb, "u", NULL, NULL, { 0 } },
     { "show-callers", function_action_cb, "u", NULL, NULL, { 0 } },
     { "show-callees", function_action_cb, "u", NULL, NULL, { 0 } },
+    { "compare-nodes", function_action_cb, "u", NULL, NULL, { 0 } },
   };
   g_autoptr(GSimpleActionGroup) group = g_simple_action_group_new ();
 

@@ -125,17 +125,46 @@ dup_short_name (SmprofFunctionKeys *table,
 }
 
 
+/* Moves the column of function id @pinned first, adding it when it is not
+ * one of the top functions; nothing when the statistics never saw it. */
+static void
+pin_column (GArray          *columns,
+            SmprofStepStats *stats,
+            guint32          pinned)
+{
+  guint n_functions = smprof_step_stats_get_n_functions (stats);
+
+  if (pinned == G_MAXUINT32)
+    return;
+
+  for (guint index = 0; index < n_functions; index++)
+    if (smprof_step_stats_get_function (stats, index)->func == pinned)
+      {
+        for (guint c = 0; c < columns->len; c++)
+          if (g_array_index (columns, guint, c) == index)
+            {
+              g_array_remove_index (columns, c);
+              break;
+            }
+        g_array_prepend_val (columns, index);
+        return;
+      }
+}
+
 /**
  * _smprof_node_matrix_data_new:
  * @stats: per-step statistics
  * @top_n: how many functions per node make the columns
+ * @pinned: a function id of the job's keys to show first whether it is of
+ *   the top ones or not (compared across nodes), or %G_MAXUINT32
  *
  * Returns: (transfer full): the matrix's columns, names, cells, ratios and
  *   stragglers for @stats
  */
 SmprofNodeMatrixData *
 _smprof_node_matrix_data_new (SmprofStepStats *stats,
-                              guint            top_n)
+                              guint            top_n,
+                              guint32          pinned)
 {
   SmprofNodeMatrixData *self = g_new0 (SmprofNodeMatrixData, 1);
   const char * const *node_ids = smprof_step_stats_get_node_ids (stats);
@@ -146,6 +175,7 @@ _smprof_node_matrix_data_new (SmprofStepStats *stats,
 
   self->n_nodes = g_strv_length ((char **) node_ids);
   self->columns = smprof_step_stats_top_functions (stats, top_n);
+  pin_column (self->columns, stats, pinned);
   n_columns = self->columns->len;
 
   self->names = g_new0 (char *, n_columns + 1);

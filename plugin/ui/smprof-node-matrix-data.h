@@ -24,7 +24,8 @@ typedef struct
 } SmprofNodeMatrixData;
 
 SmprofNodeMatrixData *_smprof_node_matrix_data_new  (SmprofStepStats      *stats,
-                                                     guint                 top_n);
+                                                    guint                 top_n,
+                                                    guint32               pinned);
 void                  _smprof_node_matrix_data_free (SmprofNodeMatrixData *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SmprofNodeMatrixData, _smprof_node_matrix_data_free)

@@ -35,6 +35,7 @@ struct _SmprofNodeMatrix
 
   SmprofStepStats *stats;           /* a reference, or NULL */
   guint            top_n;
+  guint32          pinned;    /* a function shown first, or G_MAXUINT32 */
   GCancellable    *cancellable;     /* the columns being computed, or NULL */
 
   /* From the stats, for the top_n columns */

@@ -142,11 +142,12 @@ compute_in_thread (GTask        *task,
 {
   SmprofStepStats *stats = task_data;
   guint top_n = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (task), "smprof-top-n"));
+  guint32 pinned = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (task), "smprof-pinned"));
 
   if (g_task_return_error_if_cancelled (task))
     return;
 
-  g_task_return_pointer (task, _smprof_node_matrix_data_new (stats, top_n),
+  g_task_return_pointer (task, _smprof_node_matrix_data_new (stats, top_n, pinned),
                          (GDestroyNotify) _smprof_node_matrix_data_free);
 }
 
@@ -160,9 +161,10 @@ compute_cb (GObject      *object,
 
   data = g_task_propagate_pointer (G_TASK (result), NULL);
 
-  /* Other statistics or another top_n since: dropped. */
+  /* Other statistics, another top_n or pinned function since: dropped. */
   if (data == NULL || g_task_get_task_data (G_TASK (result)) != self->stats ||
-      GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (result), "smprof-top-n")) != self->top_n)
+      GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (result), "smprof-top-n")) != self->top_n ||
+      GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (result), "smprof-pinned")) != self->pinned)
     return;
 
   g_clear_object (&self->cancellable);
@@ -193,6 +195,7 @@ rebuild (SmprofNodeMatrix *self)
   g_task_set_source_tag (task, rebuild);
   g_task_set_task_data (task, smprof_step_stats_ref (self->stats), (GDestroyNotify) smprof_step_stats_unref);
   g_object_set_data (G_OBJECT (task), "smprof-top-n", GUINT_TO_POINTER (self->top_n));
+  g_object_set_data (G_OBJECT (task), "smprof-pinned", GUINT_TO_POINTER (self->pinned));
   g_task_run_in_thread (task, compute_in_thread);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMPUTING]);
 }
@@ -476,6 +479,7 @@ static void
 smprof_node_matrix_init (SmprofNodeMatrix *self)
 {
   self->top_n = SMPROF_NODE_MATRIX_DEFAULT_TOP_N;
+  self->pinned = G_MAXUINT32;
   self->hover_row = self->hover_col = -1;
   self->focus_row = 0;
   self->focus_col = -1;
@@ -553,6 +557,35 @@ smprof_node_matrix_set_top_n (SmprofNodeMatrix *self,
   self->top_n = top_n;
   rebuild (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TOP_N]);
+}
+
+/**
+ * smprof_node_matrix_set_pinned_function:
+ * @self: a #SmprofNodeMatrix
+ * @func: a function id of the job's keys, or %G_MAXUINT32 for none
+ *
+ * Shows @func's column first, beside the top functions, to compare it
+ * across nodes ("Compare Across Nodes" of a function's menu).
+ */
+void
+smprof_node_matrix_set_pinned_function (SmprofNodeMatrix *self,
+                                        guint32           func)
+{
+  g_return_if_fail (SMPROF_IS_NODE_MATRIX (self));
+
+  if (func == self->pinned)
+    return;
+
+  self->pinned = func;
+  rebuild (self);
+}
+
+guint32
+smprof_node_matrix_get_pinned_function (SmprofNodeMatrix *self)
+{
+  g_return_val_if_fail (SMPROF_IS_NODE_MATRIX (self), G_MAXUINT32);
+
+  return self->pinned;
 }
 
 guint

@@ -33,6 +33,9 @@ gboolean         smprof_node_matrix_get_computing   (SmprofNodeMatrix *self);
 void             smprof_node_matrix_set_top_n       (SmprofNodeMatrix *self,
                                                      guint             top_n);
 guint            smprof_node_matrix_get_top_n       (SmprofNodeMatrix *self);
+void             smprof_node_matrix_set_pinned_function (SmprofNodeMatrix *self,
+                                                     guint32           func);
+guint32          smprof_node_matrix_get_pinned_function (SmprofNodeMatrix *self);
 guint            smprof_node_matrix_get_n_nodes     (SmprofNodeMatrix *self);
 guint            smprof_node_matrix_get_n_columns   (SmprofNodeMatrix *self);
 

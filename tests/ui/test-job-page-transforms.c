@@ -18,6 +18,7 @@
 
 #include "smprof-function-item.h"
 #include "smprof-job-page-private.h"
+#include "smprof-node-matrix-private.h"
 #include "smprof-sagemaker-source.h"
 #include "smprof-tree-item.h"
 #include "smv-source-registry.h"
@@ -352,8 +353,8 @@ menu_by_key (SmvWindow     *window,
     if (file[0] == '/')
       g_assert_nonnull (find_labelled (GTK_WIDGET (popover), GTK_TYPE_LABEL, collapse));
   }
-  /* the page has no node matrix per function: that item stays hidden */
-  g_assert_null (find_labelled (GTK_WIDGET (popover), GTK_TYPE_LABEL, "Compare Across Nodes"));
+  /* and Compare Across Nodes (the Node Matrix with its column first) */
+  g_assert_nonnull (find_labelled (GTK_WIDGET (popover), GTK_TYPE_LABEL, "Compare Across Nodes"));
 
   if (screenshot != NULL)
     {
@@ -725,6 +726,82 @@ test_export_and_moves (void)
   g_rmdir (tmp);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Compare Across Nodes                                                     */
+
+static gboolean
+has_job_step_stats (gpointer data)
+{
+  return smprof_session_get_job_step_stats (smprof_job_page_get_session (data)) != NULL;
+}
+
+static gboolean
+matrix_ready (gpointer data)
+{
+  return !smprof_node_matrix_get_computing (data) && smprof_node_matrix_get_n_columns (data) > 0;
+}
+
+/* From a Functions row's menu, a function that is none of the top ones:
+ * the Node Matrix comes up with its column first, each node's cell its
+ * self time per step there. */
+static void
+test_compare_nodes (void)
+{
+  SmprofJobPage *page;
+  SmvWindow *window;
+  SmprofNodeMatrix *matrix;
+  SmprofStepStats *stats;
+  g_autoptr(GArray) top = NULL;
+  g_autofree double *times = NULL;
+  g_autofree guint *n_steps = NULL;
+  guint n_functions, index = G_MAXUINT;
+  guint32 func;
+
+  VIEWER_TEST_REQUIRE_DISPLAY ();
+
+  window = open_job ("pt-cprofile", &page);
+  g_assert_true (viewer_test_wait (has_job_step_stats, page, 60000));
+  stats = smprof_session_get_job_step_stats (smprof_job_page_get_session (page));
+  matrix = smprof_node_matrix_view_get_matrix (page->node_matrix_view);
+  top = smprof_step_stats_top_functions (stats, smprof_node_matrix_get_top_n (matrix));
+  times = smprof_step_stats_dup_node_function_times (stats, &n_steps);
+  n_functions = smprof_step_stats_get_n_functions (stats);
+
+  /* the first function with self time on the first node, of the others */
+  for (guint i = 0; i < n_functions && index == G_MAXUINT; i++)
+    {
+      gboolean in_top = FALSE;
+
+      for (guint c = 0; c < top->len; c++)
+        in_top |= g_array_index (top, guint, c) == i;
+      if (!in_top && times[i] > 0)
+        index = i;
+    }
+  g_assert_cmpuint (index, !=, G_MAXUINT);
+  func = smprof_step_stats_get_function (stats, index)->func;
+
+  menu_by_key (window, page, func, "shift+F10", "Compare Across Nodes", NULL);
+  g_assert_true (gtk_stack_get_visible_child (page->views_stack) == GTK_WIDGET (page->node_matrix_view));
+  g_assert_cmpuint (smprof_node_matrix_get_pinned_function (matrix), ==, func);
+  g_assert_true (viewer_test_wait (matrix_ready, matrix, 30000));
+
+  g_assert_cmpuint (smprof_node_matrix_get_n_columns (matrix), ==, top->len + 1);
+  g_assert_cmpuint (_smprof_node_matrix_get_column_function (matrix, 0), ==, index);
+  for (guint row = 0; row < smprof_node_matrix_get_n_nodes (matrix); row++)
+    {
+      /* the scan of one node's steps, not the matrix's one pass */
+      guint steps = 0;
+      double time = smprof_step_stats_get_node_function_time (stats, _smprof_node_matrix_get_node_id (matrix, row),
+                                                             index, &steps);
+      double expected = time / steps;
+
+      g_test_message ("%s: %.6f s per step", _smprof_node_matrix_get_node_id (matrix, row), expected);
+      g_assert_cmpfloat_with_epsilon (_smprof_node_matrix_get_value (matrix, row, 0), expected, 1e-12);
+    }
+
+  close_window (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -742,6 +819,7 @@ main (int   argc,
   g_test_add_func ("/transforms/merge-focus-undo", test_merge_focus_undo);
   g_test_add_func ("/transforms/hide-libraries", test_hide_libraries);
   g_test_add_func ("/transforms/export-and-moves", test_export_and_moves);
+  g_test_add_func ("/transforms/compare-nodes", test_compare_nodes);
 
   status = g_test_run ();
   g_clear_object (&registry);
