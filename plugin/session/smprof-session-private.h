@@ -31,6 +31,7 @@ enum {
   PROP_STEP_STATS,
   PROP_JOB_STEP_STATS,
   PROP_FINDING_OUTLIERS,
+  PROP_OUTLIER_THRESHOLD,
   PROP_COMPARING,
   PROP_COMPARE_WAITING,
   PROP_COMPARE_NORMALIZE,
@@ -116,6 +117,8 @@ struct _SmprofSession
   SmprofStepStats      *job_step_stats;
   GCancellable         *job_steps_cancellable;
   guint                 job_steps_generation;
+  /* The rule's threshold for both (SmprofStepRule.threshold) */
+  double                outlier_threshold;
 
   SmprofSessionCompare *compare;
 

@@ -16,6 +16,7 @@ typedef struct
   SmprofProfiler  profiler;
   GPtrArray      *records;
   guint           generation;
+  SmprofStepRule  rule;
 } StepsRequest;
 
 static void
@@ -50,8 +51,9 @@ compute_in_thread (GTask        *task,
 
   node_ids = smprof_records_dup_node_ids (request->records);
   g_task_return_pointer (task,
-                         smprof_step_stats_new (request->job, request->profiler,
-                                                (const char * const *) node_ids, request->records),
+                         smprof_step_stats_new_with_rule (request->job, request->profiler,
+                                                          (const char * const *) node_ids, request->records,
+                                                          &request->rule),
                          (GDestroyNotify) smprof_step_stats_unref);
 }
 
@@ -70,6 +72,8 @@ compute_steps_async (SmprofSession       *self,
   request->profiler = self->profiler;
   request->records = g_ptr_array_ref (records);
   request->generation = generation;
+  smprof_step_rule_init (&request->rule);
+  request->rule.threshold = self->outlier_threshold;
 
   g_task_set_source_tag (task, compute_steps_async);
   g_task_set_priority (task, G_PRIORITY_LOW);
@@ -85,6 +89,23 @@ compute_steps_finish (SmprofSession  *self,
   g_assert (g_task_is_valid (result, self));
 
   return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* Takes @stats and gives them flagged with the session's threshold: the
+ * threshold may have changed while they were computed, or since. */
+static SmprofStepStats *
+reflag (SmprofSession   *self,
+        SmprofStepStats *stats)
+{
+  SmprofStepStats *flagged;
+
+  if (smprof_step_stats_get_rule (stats)->threshold == self->outlier_threshold)
+    return stats;
+
+  flagged = smprof_step_stats_dup_with_threshold (stats, self->outlier_threshold);
+  smprof_step_stats_unref (stats);
+
+  return flagged;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -129,7 +150,7 @@ steps_cb (GObject      *object,
       return;
     }
 
-  set_step_stats (self, g_steal_pointer (&stats));
+  set_step_stats (self, reflag (self, g_steal_pointer (&stats)));
 }
 
 /* With each answer: the steps go blank, then come from a worker when
@@ -246,7 +267,7 @@ job_steps_cb (GObject      *object,
       return;
     }
 
-  set_job_step_stats (self, g_steal_pointer (&stats));
+  set_job_step_stats (self, reflag (self, g_steal_pointer (&stats)));
 }
 
 /* Computes the whole job's per-step statistics for the profiler again, over
@@ -306,6 +327,43 @@ smprof_session_get_finding_outliers (SmprofSession *self)
   g_return_val_if_fail (SMPROF_IS_SESSION (self), FALSE);
 
   return self->job_steps_cancellable != NULL;
+}
+
+double
+smprof_session_get_outlier_threshold (SmprofSession *self)
+{
+  g_return_val_if_fail (SMPROF_IS_SESSION (self), SMPROF_STEP_OUTLIER_THRESHOLD);
+
+  return self->outlier_threshold;
+}
+
+/**
+ * smprof_session_set_outlier_threshold:
+ * @self: a session
+ * @threshold: the threshold of the outlier and straggler rule
+ *   (#SmprofStepRule), %SMPROF_STEP_OUTLIER_THRESHOLD by default
+ *
+ * Flags the steps again against @threshold from the scores already known:
+ * #SmprofSession:job-step-stats and #SmprofSession:step-stats change at once,
+ * without reading or summing anything.
+ */
+void
+smprof_session_set_outlier_threshold (SmprofSession *self,
+                                      double         threshold)
+{
+  g_return_if_fail (SMPROF_IS_SESSION (self));
+  g_return_if_fail (threshold >= 0);
+
+  if (self->outlier_threshold == threshold)
+    return;
+
+  self->outlier_threshold = threshold;
+  _smprof_session_notify (self, PROP_OUTLIER_THRESHOLD);
+
+  if (self->step_stats != NULL)
+    set_step_stats (self, reflag (self, smprof_step_stats_ref (self->step_stats)));
+  if (self->job_step_stats != NULL)
+    set_job_step_stats (self, reflag (self, smprof_step_stats_ref (self->job_step_stats)));
 }
 
 void

@@ -271,6 +271,9 @@ smprof_session_get_property (GObject    *object,
     case PROP_FINDING_OUTLIERS:
       g_value_set_boolean (value, smprof_session_get_finding_outliers (self));
       break;
+    case PROP_OUTLIER_THRESHOLD:
+      g_value_set_double (value, self->outlier_threshold);
+      break;
     case PROP_COMPARING:
       g_value_set_boolean (value, smprof_session_get_comparing (self));
       break;
@@ -330,6 +333,9 @@ smprof_session_set_property (GObject      *object,
       break;
     case PROP_WANT_STEP_STATS:
       smprof_session_set_want_step_stats (self, g_value_get_boolean (value));
+      break;
+    case PROP_OUTLIER_THRESHOLD:
+      smprof_session_set_outlier_threshold (self, g_value_get_double (value));
       break;
     case PROP_COMPARE_NORMALIZE:
       smprof_session_set_compare_normalize (self, g_value_get_enum (value));
@@ -405,6 +411,11 @@ smprof_session_class_init (SmprofSessionClass *klass)
     g_param_spec_pointer ("job-step-stats", NULL, NULL, READABLE);
   properties[PROP_FINDING_OUTLIERS] =
     g_param_spec_boolean ("finding-outliers", NULL, NULL, FALSE, READABLE);
+  /* SmprofSession:outlier-threshold: the threshold of the outlier and
+   * straggler rule the step stats are flagged with */
+  properties[PROP_OUTLIER_THRESHOLD] =
+    g_param_spec_double ("outlier-threshold", NULL, NULL, 0.0, G_MAXDOUBLE,
+                         SMPROF_STEP_OUTLIER_THRESHOLD, RW_EXPLICIT);
   properties[PROP_COMPARING] =
     g_param_spec_boolean ("comparing", NULL, NULL, FALSE, READABLE);
   /* SmprofSession:compare-waiting: A is set, B is the next selection */
@@ -462,6 +473,7 @@ smprof_session_init (SmprofSession *self)
   self->start_mode = SMPROF_MODE_TRAIN;
   self->end_mode = SMPROF_MODE_TRAIN;
   self->step_mode = SMPROF_MODE_TRAIN;
+  self->outlier_threshold = SMPROF_STEP_OUTLIER_THRESHOLD;
   self->waiters = g_ptr_array_new_with_free_func (g_object_unref);
   _smprof_session_compare_init (self);
   _smprof_session_transforms_init (self);

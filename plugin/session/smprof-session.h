@@ -131,6 +131,9 @@ void                   smprof_session_set_want_step_stats  (SmprofSession       
                                                             gboolean                want);
 SmprofStepStats       *smprof_session_get_step_stats       (SmprofSession          *self);
 SmprofStepStats       *smprof_session_get_job_step_stats   (SmprofSession          *self);
+double                 smprof_session_get_outlier_threshold (SmprofSession         *self);
+void                   smprof_session_set_outlier_threshold (SmprofSession         *self,
+                                                            double                 threshold);
 gboolean               smprof_session_get_finding_outliers (SmprofSession          *self);
 
 /* Comparing two selections: A, then B (the answers that follow) */

@@ -12,6 +12,7 @@
 #include "smprof-job-page.h"
 #include "smprof-node-chooser.h"
 #include "smprof-node-matrix-view.h"
+#include "smprof-outlier-list.h"
 #include "smprof-session.h"
 #include "smprof-timeline.h"
 
@@ -89,6 +90,9 @@ struct _SmprofJobPage
   SmprofTimeline       *timeline;
   GtkToggleButton      *outliers_button;
   GtkLabel             *outliers_label;
+  GtkMenuButton        *outliers_ranking_button;
+  GtkPopover           *outliers_popover;
+  SmprofOutlierList    *outlier_list;
   GtkSpinner           *busy_spinner;
   GtkLabel             *status_label;
   GtkToggleButton      *hide_libraries_button;

@@ -310,6 +310,7 @@ smprof_job_page_class_init (SmprofJobPageClass *klass)
   g_type_ensure (SMPROF_TYPE_CALL_TREE_VIEW);
   g_type_ensure (SMPROF_TYPE_FLAME_GRAPH_VIEW);
   g_type_ensure (SMPROF_TYPE_NODE_MATRIX_VIEW);
+  g_type_ensure (SMPROF_TYPE_OUTLIER_LIST);
 
   smprof_ui_ensure_resources ();
   gtk_widget_class_set_template_from_resource (widget_class,
@@ -347,6 +348,9 @@ smprof_job_page_class_init (SmprofJobPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, timeline);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, outliers_button);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, outliers_label);
+  gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, outliers_ranking_button);
+  gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, outliers_popover);
+  gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, outlier_list);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, busy_spinner);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, status_label);
   gtk_widget_class_bind_template_child (widget_class, SmprofJobPage, hide_libraries_button);

@@ -769,3 +769,45 @@ smprof_timeline_activate_next_outlier (SmprofTimeline *self,
 
   return FALSE;
 }
+
+/**
+ * smprof_timeline_reveal_outlier:
+ * @self: a timeline
+ * @step: a step's index in the stats given to smprof_timeline_set_outliers()
+ *
+ * Moves the focus to the first interval of the step's mark and scrolls it
+ * into view, as smprof_timeline_activate_next_outlier() does, without
+ * emitting SmprofTimeline::outlier-activated: for a list of the outliers
+ * that opens the comparison itself. The next F8 goes on from this mark.
+ *
+ * Returns: whether the step is marked on a shown node
+ */
+gboolean
+smprof_timeline_reveal_outlier (SmprofTimeline *self,
+                                guint           step)
+{
+  g_return_val_if_fail (SMPROF_IS_TIMELINE (self), FALSE);
+
+  if (!showing (self))
+    return FALSE;
+
+  for (guint i = 0; i < self->outliers->outliers->len; i++)
+    {
+      const Outlier *outlier = &g_array_index (self->outliers->outliers, Outlier, i);
+      const SmprofTimelineItem *item;
+
+      if (outlier->index != step)
+        continue;
+      if (outlier->items->len == 0)
+        return FALSE;
+      item = g_ptr_array_index (outlier->items, 0);
+      if (_smprof_timeline_row_of_node (self, item->node) < 0)
+        return FALSE;
+
+      _smprof_timeline_set_focus_item (self, item, TRUE);
+      self->outliers->current = i;
+      return TRUE;
+    }
+
+  return FALSE;
+}

@@ -21,5 +21,7 @@ guint    smprof_timeline_get_outlier_step      (SmprofTimeline  *self,
                                                 guint            outlier);
 gboolean smprof_timeline_activate_next_outlier (SmprofTimeline  *self,
                                                 gboolean         backwards);
+gboolean smprof_timeline_reveal_outlier        (SmprofTimeline  *self,
+                                                guint            step);
 
 G_END_DECLS

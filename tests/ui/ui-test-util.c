@@ -304,18 +304,31 @@ sentinel_pressed_cb (GtkEventControllerKey *controller,
   return TRUE;
 }
 
-static void
-run_xdotool_keys (GtkWidget          *widget,
-                  const char * const *args)
+static GtkEventController *
+watch_sentinel (GtkWidget *widget,
+                gboolean  *seen)
 {
-  GtkWidget *root = GTK_WIDGET (gtk_widget_get_root (widget));
   GtkEventController *controller = gtk_event_controller_key_new ();
-  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-  gboolean seen = FALSE;
 
   gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
-  g_signal_connect (controller, "key-pressed", G_CALLBACK (sentinel_pressed_cb), &seen);
-  gtk_widget_add_controller (root, controller);
+  g_signal_connect (controller, "key-pressed", G_CALLBACK (sentinel_pressed_cb), seen);
+  gtk_widget_add_controller (widget, controller);
+
+  return controller;
+}
+
+/* @popover (nullable): a popover the keys may open or act in; an open
+ * popover holds the keyboard, so the sentinel may arrive there instead. */
+static void
+run_xdotool_keys_full (GtkWidget          *widget,
+                       GtkPopover         *popover,
+                       const char * const *args)
+{
+  GtkWidget *root = GTK_WIDGET (gtk_widget_get_root (widget));
+  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  gboolean seen = FALSE;
+  GtkEventController *controller = watch_sentinel (root, &seen);
+  GtkEventController *popover_controller = popover != NULL ? watch_sentinel (GTK_WIDGET (popover), &seen) : NULL;
 
   run_xdotool (args);
   run_xdotool ((const char *[]) { "key", "--clearmodifiers", SENTINEL_KEY, NULL });
@@ -324,8 +337,17 @@ run_xdotool_keys (GtkWidget          *widget,
       g_usleep (2000);
 
   gtk_widget_remove_controller (root, controller);
+  if (popover_controller != NULL)
+    gtk_widget_remove_controller (GTK_WIDGET (popover), popover_controller);
   g_assert_true (seen);
   ui_test_settle ();
+}
+
+static void
+run_xdotool_keys (GtkWidget          *widget,
+                  const char * const *args)
+{
+  run_xdotool_keys_full (widget, NULL, args);
 }
 
 /* Gives @widget's window the keyboard (there is no window manager under Xvfb). */
@@ -351,6 +373,23 @@ ui_test_x_keys (GtkWidget  *widget,
   g_strv_builder_addv (builder, (const char **) names);
   args = g_strv_builder_end (builder);
   run_xdotool_keys (widget, (const char * const *) args);
+}
+
+/* ui_test_x_keys() for keys that open @popover or act in it. */
+void
+ui_test_x_keys_popover (GtkWidget  *widget,
+                        GtkPopover *popover,
+                        const char *keys)
+{
+  g_auto(GStrv) names = g_strsplit (keys, " ", -1);
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) args = NULL;
+
+  ui_test_x_focus (widget);
+  g_strv_builder_add_many (builder, "key", "--clearmodifiers", "--delay", "40", NULL);
+  g_strv_builder_addv (builder, (const char **) names);
+  args = g_strv_builder_end (builder);
+  run_xdotool_keys_full (widget, popover, (const char * const *) args);
 }
 
 void

@@ -40,6 +40,9 @@ gboolean       ui_test_pixel_near        (guint32         a,
 void           ui_test_x_focus           (GtkWidget      *widget);
 void           ui_test_x_keys            (GtkWidget      *widget,
                                           const char     *keys);
+void           ui_test_x_keys_popover    (GtkWidget      *widget,
+                                          GtkPopover     *popover,
+                                          const char     *keys);
 void           ui_test_x_type            (GtkWidget      *widget,
                                           const char     *text);
 void           ui_test_x_click           (GtkWidget      *widget,

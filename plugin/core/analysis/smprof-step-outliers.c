@@ -558,6 +558,49 @@ smprof_step_stats_dup_ranking (SmprofStepStats *self,
   return ranking;
 }
 
+/**
+ * smprof_step_stats_dup_with_threshold:
+ * @self: per-step statistics
+ * @threshold: the threshold of the new rule
+ *
+ * The same statistics flagged against another threshold: the scores do not
+ * depend on it, so the steps are flagged again from their scores and nothing
+ * is summed or scored again (a page's threshold follows its spin button at
+ * once, even on a job of thousands of steps). The records, the functions and
+ * their series are shared with @self, which never changes them.
+ *
+ * Returns: (transfer full): new statistics
+ */
+SmprofStepStats *
+smprof_step_stats_dup_with_threshold (SmprofStepStats *self,
+                                      double           threshold)
+{
+  SmprofStepStats *copy;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  copy = g_new0 (SmprofStepStats, 1);
+  *copy = *self;
+  g_atomic_ref_count_init (&copy->ref_count);
+  copy->job = g_object_ref (self->job);
+  copy->node_ids = g_strdupv (self->node_ids);
+  copy->rule.threshold = threshold;
+  copy->steps = g_array_copy (self->steps);
+  copy->step_records = g_ptr_array_ref (self->step_records);
+  copy->functions = g_array_ref (self->functions);
+  copy->series = g_ptr_array_ref (self->series);
+
+  for (guint i = 0; i < copy->steps->len; i++)
+    {
+      SmprofStep *step = &g_array_index (copy->steps, SmprofStep, i);
+
+      step->outlier = step->score > threshold;
+      step->straggler = has_ratio (step) && step->straggler_score > threshold;
+    }
+
+  return copy;
+}
+
 /* Marks the outliers, then the stragglers. */
 void
 _smprof_step_stats_mark (SmprofStepStats *self)

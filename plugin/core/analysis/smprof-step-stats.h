@@ -143,6 +143,8 @@ const SmprofStepRule     *smprof_step_stats_get_rule         (SmprofStepStats   
 double                    smprof_step_rank_score             (const SmprofStep      *step);
 GArray                   *smprof_step_stats_dup_ranking      (SmprofStepStats       *self,
                                                               gboolean               flagged_only);
+SmprofStepStats          *smprof_step_stats_dup_with_threshold (SmprofStepStats     *self,
+                                                              double                 threshold);
 
 guint                     smprof_step_stats_get_n_functions  (SmprofStepStats       *self);
 const SmprofStepFunction *smprof_step_stats_get_function     (SmprofStepStats       *self,
