@@ -17,7 +17,7 @@
  * applies at once (GNOME's instant-apply style): the flame graphs recolour,
  * the function tables show or hide their per-step
  * columns, the next S3 open uses the new limits, a page's live refresh its
- * new period. The last export folder is remembered, not set here. */
+ * new period, the job pages their outlier threshold. The last export folder is remembered, not set here. */
 struct _SmprofSagemakerPreferences
 {
   AdwPreferencesPage  parent_instance;
@@ -30,6 +30,7 @@ struct _SmprofSagemakerPreferences
   GtkSpinButton      *connections_spin;
   GtkSpinButton      *cache_spin;
   GtkSpinButton      *refresh_spin;
+  GtkSpinButton      *outlier_threshold_spin;
 };
 
 G_DEFINE_FINAL_TYPE (SmprofSagemakerPreferences, smprof_sagemaker_preferences, ADW_TYPE_PREFERENCES_PAGE)
@@ -114,6 +115,7 @@ smprof_sagemaker_preferences_class_init (SmprofSagemakerPreferencesClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SmprofSagemakerPreferences, connections_spin);
   gtk_widget_class_bind_template_child (widget_class, SmprofSagemakerPreferences, cache_spin);
   gtk_widget_class_bind_template_child (widget_class, SmprofSagemakerPreferences, refresh_spin);
+  gtk_widget_class_bind_template_child (widget_class, SmprofSagemakerPreferences, outlier_threshold_spin);
 }
 
 static void
@@ -152,6 +154,8 @@ smprof_sagemaker_preferences_new (void)
   g_settings_bind_with_mapping (self->s3_settings, "cache-size",
                                 gtk_spin_button_get_adjustment (self->cache_spin), "value",
                                 G_SETTINGS_BIND_DEFAULT, bytes_to_mib, mib_to_bytes, NULL, NULL);
+  g_settings_bind (self->settings, "outlier-threshold",
+                   gtk_spin_button_get_adjustment (self->outlier_threshold_spin), "value", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->s3_settings, "refresh-interval",
                    gtk_spin_button_get_adjustment (self->refresh_spin), "value", G_SETTINGS_BIND_DEFAULT);
 

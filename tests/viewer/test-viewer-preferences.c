@@ -52,6 +52,7 @@ test_bindings (void)
   g_settings_reset (s3, "max-connections");
   g_settings_reset (s3, "cache-size");
   g_settings_reset (s3, "refresh-interval");
+  g_settings_reset (settings, "outlier-threshold");
 
   g_assert_true (smv_preferences_window_has_pages (registry));
   window = smv_preferences_window_new (NULL, registry);
@@ -70,6 +71,7 @@ test_bindings (void)
   g_assert_cmpfloat (gtk_adjustment_get_value (adjustment_of (window, "max-connections")), ==, 8);
   g_assert_cmpfloat (gtk_adjustment_get_value (adjustment_of (window, "cache-size")), ==, 1024);
   g_assert_cmpfloat (gtk_adjustment_get_value (adjustment_of (window, "refresh-interval")), ==, 0);
+  g_assert_cmpfloat (gtk_adjustment_get_value (adjustment_of (window, "outlier-threshold")), ==, 5);
   steps = GTK_SWITCH (viewer_test_find (window, "show-step-columns"));
   g_assert_nonnull (steps);
   g_assert_false (gtk_switch_get_active (steps));
@@ -83,6 +85,8 @@ test_bindings (void)
   g_assert_cmpuint (g_settings_get_uint64 (s3, "cache-size"), ==, 0);
   gtk_adjustment_set_value (adjustment_of (window, "refresh-interval"), 45);
   g_assert_cmpuint (g_settings_get_uint (s3, "refresh-interval"), ==, 45);
+  gtk_adjustment_set_value (adjustment_of (window, "outlier-threshold"), 3.5);
+  g_assert_cmpfloat (g_settings_get_double (settings, "outlier-threshold"), ==, 3.5);
   adw_combo_row_set_selected (colors, 2);
   scheme = g_settings_get_string (settings, "flame-graph-color-scheme");
   g_assert_cmpstr (scheme, ==, "colorblind");
@@ -96,6 +100,8 @@ test_bindings (void)
   g_assert_false (gtk_switch_get_active (steps));
   g_settings_set_uint (s3, "max-connections", 16);
   g_assert_cmpfloat (gtk_adjustment_get_value (adjustment_of (window, "max-connections")), ==, 16);
+  g_settings_set_double (settings, "outlier-threshold", 8);
+  g_assert_cmpfloat (gtk_adjustment_get_value (adjustment_of (window, "outlier-threshold")), ==, 8);
 
   /* The schema's range holds. */
   gtk_adjustment_set_value (adjustment_of (window, "max-connections"), 500);
@@ -111,6 +117,7 @@ test_bindings (void)
   g_settings_reset (s3, "max-connections");
   g_settings_reset (s3, "cache-size");
   g_settings_reset (s3, "refresh-interval");
+  g_settings_reset (settings, "outlier-threshold");
 }
 
 int
