@@ -334,6 +334,70 @@ test_rule_and_ranking (void)
   g_assert_nonnull (strstr (smprof_step_outlier_rule_description (), "run into post-hook-close"));
 }
 
+/* Stats flagged again at another threshold are those computed at it: the
+ * same steps, scores and flags, with the records shared; the stats they come
+ * from keep their flags. Both corpora, each threshold the spin button offers
+ * from 2 to 8, and back to the default. */
+static void
+test_dup_with_threshold (void)
+{
+  static const char * const corpora[] = { "corpus-outliers-cprofile", "corpus-outliers-pyinstrument" };
+  static const SmprofProfiler profilers[] = { SMPROF_PROFILER_CPROFILE, SMPROF_PROFILER_PYINSTRUMENT };
+
+  for (guint c = 0; c < G_N_ELEMENTS (corpora); c++)
+    {
+      g_autoptr(SmprofJob) job = open_corpus (corpora[c]);
+      SmprofSelection all = { .kind = SMPROF_SELECT_ALL };
+      g_auto(GStrv) node_ids = smprof_job_dup_node_ids (job, profilers[c]);
+      g_autoptr(SmprofStepStats) stats = compute_all (job, profilers[c]);
+      guint n_default = 0, n_changed = 0;
+
+      for (guint i = 0; i < smprof_step_stats_get_n_steps (stats); i++)
+        n_default += smprof_step_stats_get_step (stats, i)->outlier;
+
+      for (double threshold = 2.0; threshold <= 8.0; threshold += 0.5)
+        {
+          g_autoptr(SmprofStepStats) flagged = smprof_step_stats_dup_with_threshold (stats, threshold);
+          g_autoptr(SmprofStepStats) fresh = NULL;
+          g_autoptr(SmprofStepStats) back = smprof_step_stats_dup_with_threshold (flagged, SMPROF_STEP_OUTLIER_THRESHOLD);
+          SmprofStepRule rule;
+          guint n_outliers = 0;
+
+          smprof_step_rule_init (&rule);
+          rule.threshold = threshold;
+          fresh = smprof_step_stats_compute_with_rule (job, profilers[c], (const char * const *) node_ids, &all, &rule,
+                                                       NULL, NULL);
+          g_assert_cmpfloat (smprof_step_stats_get_rule (flagged)->threshold, ==, threshold);
+          g_assert_true (smprof_step_stats_get_job (flagged) == job);
+          g_assert_cmpuint (smprof_step_stats_get_n_steps (flagged), ==, smprof_step_stats_get_n_steps (fresh));
+          g_assert_cmpuint (smprof_step_stats_get_n_functions (flagged), ==, smprof_step_stats_get_n_functions (stats));
+
+          for (guint i = 0; i < smprof_step_stats_get_n_steps (fresh); i++)
+            {
+              const SmprofStep *got = smprof_step_stats_get_step (flagged, i);
+              const SmprofStep *want = smprof_step_stats_get_step (fresh, i);
+              const SmprofStep *original = smprof_step_stats_get_step (stats, i);
+
+              g_assert_cmpstr (got->node_id, ==, want->node_id);
+              g_assert_cmpint (got->step, ==, want->step);
+              g_assert_cmpfloat (got->score, ==, want->score);
+              g_assert_cmpfloat (got->straggler_score, ==, want->straggler_score);
+              g_assert_cmpint (got->outlier, ==, want->outlier);
+              g_assert_cmpint (got->straggler, ==, want->straggler);
+              g_assert_true (smprof_step_stats_get_step_records (flagged, i) == smprof_step_stats_get_step_records (stats, i));
+              /* the original's flags are its own threshold's */
+              g_assert_cmpint (original->outlier, ==, original->score > SMPROF_STEP_OUTLIER_THRESHOLD);
+              g_assert_cmpint (smprof_step_stats_get_step (back, i)->outlier, ==, original->outlier);
+              g_assert_cmpint (smprof_step_stats_get_step (back, i)->straggler, ==, original->straggler);
+              n_outliers += got->outlier;
+            }
+          n_changed += n_outliers != n_default;
+        }
+      /* the thresholds tried flag other numbers of steps than the default's */
+      g_assert_cmpuint (n_changed, >, 0);
+    }
+}
+
 static void
 test_cancelled (void)
 {
@@ -362,6 +426,7 @@ main (int   argc,
   g_test_add_func ("/step-stats/planted", test_planted);
   g_test_add_func ("/step-stats/functions", test_functions);
   g_test_add_func ("/step-stats/rule-and-ranking", test_rule_and_ranking);
+  g_test_add_func ("/step-stats/dup-with-threshold", test_dup_with_threshold);
   g_test_add_func ("/step-stats/cancelled", test_cancelled);
 
   return g_test_run ();
