@@ -309,7 +309,8 @@ aggregate_has_functions (SmprofSession   *self,
  * @output: (nullable): the file the command writes (its -o), if any
  *
  * The `smprof` command that answers what the session shows: the job, the
- * profiler, the nodes, the selection and the transforms, as options.
+ * profiler, the nodes, the selection and the transforms, as options; for a
+ * report, the outlier threshold too when it is not the default.
  *
  * Returns: (transfer full) (nullable): the command line, or %NULL when the
  *   selection has no command-line equivalent (a dragged range, the training
@@ -348,6 +349,15 @@ smprof_session_dup_command_line (SmprofSession *self,
   options = smprof_session_dup_transform_options (self);
   for (guint i = 0; options[i] != NULL; i++)
     g_string_append_printf (out, " %s", options[i]);
+
+  /* A report's per-step table flags its steps with the page's threshold. */
+  if (g_str_equal (command, "report") && self->outlier_threshold != SMPROF_STEP_OUTLIER_THRESHOLD)
+    {
+      char threshold[G_ASCII_DTOSTR_BUF_SIZE];
+
+      append_shell_word (out, "--threshold");
+      append_shell_word (out, g_ascii_formatd (threshold, sizeof threshold, "%g", self->outlier_threshold));
+    }
 
   if (output != NULL)
     {

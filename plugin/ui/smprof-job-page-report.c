@@ -64,6 +64,8 @@ write_report_async (SmprofJobPage       *self,
   if (with_command)
     command_line = smprof_session_dup_command_line (self->session, "report", path);
   smprof_report_options_init (&options);
+  /* The steps flagged as the page flags them (the command says so too). */
+  options.steps.threshold = smprof_session_get_outlier_threshold (self->session);
   options.selection = description;
   options.command_line = command_line;
   options.flame.selection = description;

@@ -329,6 +329,19 @@ test_threshold (Fixture       *fixture,
       check_marks (fixture, thresholds[t]);
     }
 
+  /* a report written from the page flags its steps the same way, and says so */
+  {
+    g_autofree char *command = smprof_session_dup_command_line (fixture->page->session, "report", "r.html");
+
+    g_assert_nonnull (command);
+    g_assert_true (g_str_has_suffix (command, " --threshold 3.5 -o r.html"));
+    smprof_session_set_outlier_threshold (fixture->page->session, SMPROF_STEP_OUTLIER_THRESHOLD);
+    g_clear_pointer (&command, g_free);
+    command = smprof_session_dup_command_line (fixture->page->session, "report", "r.html");
+    g_assert_null (strstr (command, "--threshold"));
+    g_assert_cmpfloat (gtk_spin_button_get_value (spin), ==, SMPROF_STEP_OUTLIER_THRESHOLD);
+  }
+
   /* 2 flags more than the default, 8 fewer: the list did change */
   gtk_spin_button_set_value (spin, 2.0);
   g_assert_cmpuint (g_list_model_get_n_items (smprof_outlier_list_get_model (fixture->page->outlier_list)), >, n_default);
