@@ -42,18 +42,6 @@ invalid (GError     **error,
 }
 
 static gboolean
-check_string (const char *strings,
-              guint64     strings_size,
-              guint32     offset,
-              guint32     length)
-{
-  return (guint64) offset + length < strings_size &&
-         strings[(gsize) offset + length] == '\0' &&
-         memchr (strings + offset, '\0', length) == NULL &&
-         g_utf8_validate (strings + offset, length, NULL);
-}
-
-static gboolean
 parse (SmprofIndexFile  *self,
        const char       *identity,
        GError          **error)
@@ -98,7 +86,7 @@ parse (SmprofIndexFile  *self,
   self->intervals = (const SmprofIndexInterval *) (gconstpointer) (self->data + header->intervals_offset);
   self->arrays = self->data + header->data_offset;
 
-  if (!check_string (self->strings, header->strings_size, 0, header->identity_length))
+  if (!_smprof_index_check_string (self->strings, header->strings_size, 0, header->identity_length))
     return invalid (error, "bad identity");
   if (identity != NULL && strcmp (self->strings, identity) != 0)
     return invalid (error, "another node's");
@@ -109,7 +97,7 @@ parse (SmprofIndexFile  *self,
     {
       const SmprofIndexInterval *interval = &self->intervals[i];
 
-      if (!check_string (self->strings, header->strings_size, interval->name_offset, interval->name_length))
+      if (!_smprof_index_check_string (self->strings, header->strings_size, interval->name_offset, interval->name_length))
         return invalid (error, "bad interval name");
 
       if (i > 0 && strcmp (self->strings + self->intervals[i - 1].name_offset,

@@ -117,6 +117,10 @@ guint64 _smprof_index_chain_next (guint64     previous,
                                   const char *file,
                                   gint64      line,
                                   const char *name);
+gboolean _smprof_index_check_string (const char *strings,
+                                     guint64     strings_size,
+                                     guint32     offset,
+                                     guint32     length);
 
 #define SMPROF_INDEX_CHAIN_SEED G_GUINT64_CONSTANT (0x736d70726f66696b)
 

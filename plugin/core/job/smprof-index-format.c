@@ -170,6 +170,28 @@ _smprof_index_chain_next (guint64     previous,
   return _smprof_index_checksum (&key, sizeof key, previous);
 }
 
+/**
+ * _smprof_index_check_string:
+ * @strings: a file's string table
+ * @strings_size: its size in bytes
+ * @offset: where a string starts in it
+ * @length: its length, as the file says
+ *
+ * Returns: whether the string lies inside the table, NUL-terminated right at
+ *   its length, holding no other NUL, valid UTF-8 (as every interned key is)
+ */
+gboolean
+_smprof_index_check_string (const char *strings,
+                            guint64     strings_size,
+                            guint32     offset,
+                            guint32     length)
+{
+  return (guint64) offset + length < strings_size &&
+         strings[(gsize) offset + length] == '\0' &&
+         memchr (strings + offset, '\0', length) == NULL &&
+         g_utf8_validate (strings + offset, length, NULL);
+}
+
 typedef struct
 {
   gpointer base;

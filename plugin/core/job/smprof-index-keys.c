@@ -29,20 +29,6 @@ invalid (GError     **error,
   return FALSE;
 }
 
-/* A string of the file: inside the strings, NUL-terminated right at its
- * length, holding no other NUL, valid UTF-8 (as every interned key is). */
-static gboolean
-check_string (const char *strings,
-              guint64     strings_size,
-              guint32     offset,
-              guint32     length)
-{
-  return (guint64) offset + length < strings_size &&
-         strings[(gsize) offset + length] == '\0' &&
-         memchr (strings + offset, '\0', length) == NULL &&
-         g_utf8_validate (strings + offset, length, NULL);
-}
-
 static gboolean
 parse (SmprofIndexKeys  *self,
        const char       *identity,
@@ -83,7 +69,7 @@ parse (SmprofIndexKeys  *self,
   self->strings = (const char *) self->data + header->strings_offset;
   self->keys = (const SmprofIndexKey *) (gconstpointer) (self->data + header->keys_offset);
 
-  if (!check_string (self->strings, header->strings_size, 0, header->identity_length))
+  if (!_smprof_index_check_string (self->strings, header->strings_size, 0, header->identity_length))
     return invalid (error, "bad identity");
   if (identity != NULL && strcmp (self->strings, identity) != 0)
     return invalid (error, "another job's");
@@ -93,8 +79,8 @@ parse (SmprofIndexKeys  *self,
     {
       const SmprofIndexKey *key = &self->keys[i];
 
-      if (!check_string (self->strings, header->strings_size, key->file_offset, key->file_length) ||
-          !check_string (self->strings, header->strings_size, key->name_offset, key->name_length))
+      if (!_smprof_index_check_string (self->strings, header->strings_size, key->file_offset, key->file_length) ||
+          !_smprof_index_check_string (self->strings, header->strings_size, key->name_offset, key->name_length))
         return invalid (error, "bad key");
 
       chain = _smprof_index_chain_next (chain, self->strings + key->file_offset, key->line,
