@@ -28,15 +28,15 @@ static void data_source_iface_init (SmvDataSourceInterface *iface);
 G_DEFINE_FINAL_TYPE_WITH_CODE (SmprofSagemakerSource, smprof_sagemaker_source, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (SMV_TYPE_DATA_SOURCE, data_source_iface_init))
 
-/* The S3 source counts every file it reads, the framework timelines read
- * before the prefetch included: the loading bar shows the prefetch's files
- * only, counted from where the source stood when it began. */
+/* The S3 source reports its listing (and the framework timelines' few
+ * files) to the loading bar while the job opens; stats files are read later,
+ * by the page, which says how far it is itself: after the open, the
+ * source's reports go nowhere. */
 typedef struct
 {
   SmvProgress      *report;
   GMutex            lock;         /* the source's workers call back */
-  gboolean          prefetching;
-  SmprofS3Progress  base;
+  gboolean          opened;
 } S3Report;
 
 static void
@@ -133,91 +133,21 @@ s3_progress_cb (SmprofS3Source         *source,
                 gpointer                user_data)
 {
   S3Report *s3_report = user_data;
-  SmvProgress *report = s3_report->report;
   g_autofree char *text = NULL;
-  g_autofree char *fetched = NULL;
-  g_autofree char *wanted = NULL;
-  gboolean prefetching;
-  SmprofS3Progress base;
-  guint64 objects_wanted, done, bytes_done, bytes_wanted, all_done, base_done;
-  double fraction;
+  gboolean opened;
 
   g_mutex_lock (&s3_report->lock);
-  prefetching = s3_report->prefetching;
-  base = s3_report->base;
+  opened = s3_report->opened;
   g_mutex_unlock (&s3_report->lock);
-
-  /* The listing, then the timelines' few files: still "listing" */
-  if (!prefetching)
-    {
-      text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                           "Listing S3: %llu stats file found",
-                                           "Listing S3: %llu stats files found",
-                                           progress->objects_listed),
-                              (unsigned long long) progress->objects_listed);
-      smv_progress_report (report, -1, text);
-      return;
-    }
-
-  /* Bytes move the bar (files differ in size a lot); files from the cache
-   * count as done, so a second open fills it at once. */
-  all_done = progress->objects_fetched + progress->objects_cached + progress->objects_failed;
-  base_done = base.objects_fetched + base.objects_cached + base.objects_failed;
-  /* nothing asked yet, or a snapshot from before the prefetch */
-  if (progress->objects_wanted <= base.objects_wanted || all_done < base_done ||
-      progress->bytes_fetched + progress->bytes_cached < base.bytes_fetched + base.bytes_cached)
+  if (opened)
     return;
-  objects_wanted = progress->objects_wanted - base.objects_wanted;
-  done = all_done - base_done;
-  bytes_wanted = progress->bytes_wanted - base.bytes_wanted;
-  bytes_done = (progress->bytes_fetched + progress->bytes_cached) - (base.bytes_fetched + base.bytes_cached);
-  if (bytes_wanted > 0)
-    fraction = (double) bytes_done / (double) bytes_wanted;
-  else
-    fraction = (double) done / (double) objects_wanted;
-  fetched = g_format_size (bytes_done);
-  wanted = g_format_size (bytes_wanted);
-  /* Translators: "Reading from S3: 12 of 80 stats files (1.2 MB of 9.6 MB)" */
+
   text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                       "Reading from S3: %llu of %llu stats file (%s of %s)",
-                                       "Reading from S3: %llu of %llu stats files (%s of %s)",
-                                       objects_wanted),
-                          (unsigned long long) done, (unsigned long long) objects_wanted,
-                          fetched, wanted);
-  smv_progress_report (report, CLAMP (fraction, 0.0, 1.0), text);
-}
-
-/* The page first shows the whole job of the first profiler it has: read
- * those files now, while the loading bar can show the downloads and Cancel
- * stops them, not later behind the page's spinner. */
-static gboolean
-prefetch_first_profiler (SmprofJob     *job,
-                         S3Report      *s3_report,
-                         GCancellable  *cancellable,
-                         GError       **error)
-{
-  for (guint p = 0; p < SMPROF_N_PROFILERS; p++)
-    {
-      GPtrArray *records = smprof_job_get_records (job, p);
-      gboolean ok;
-
-      if (records->len == 0)
-        continue;
-
-      g_mutex_lock (&s3_report->lock);
-      smprof_s3_source_get_progress (SMPROF_S3_SOURCE (smprof_job_get_source (job)), &s3_report->base);
-      s3_report->prefetching = TRUE;
-      g_mutex_unlock (&s3_report->lock);
-
-      ok = smprof_job_load_stats (job, records, cancellable, error);
-
-      g_mutex_lock (&s3_report->lock);
-      s3_report->prefetching = FALSE;
-      g_mutex_unlock (&s3_report->lock);
-      return ok;
-    }
-
-  return TRUE;
+                                       "Listing S3: %llu stats file found",
+                                       "Listing S3: %llu stats files found",
+                                       progress->objects_listed),
+                          (unsigned long long) progress->objects_listed);
+  smv_progress_report (s3_report->report, -1, text);
 }
 
 static SmprofSource *
@@ -299,10 +229,13 @@ open_in_thread (GTask        *task,
         smprof_job_set_index_cache (job, index_cache);
     }
 
-  if (SMPROF_IS_S3_SOURCE (job_source) && !prefetch_first_profiler (job, open->s3_report, cancellable, &error))
+  /* No stats file is read here, on S3 either: the page shows the timeline
+   * from the listing and reads what its selection needs first. */
+  if (open->s3_report != NULL)
     {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
+      g_mutex_lock (&open->s3_report->lock);
+      open->s3_report->opened = TRUE;
+      g_mutex_unlock (&open->s3_report->lock);
     }
 
   if (g_task_return_error_if_cancelled (task))

@@ -38,6 +38,8 @@ enum {
   PROP_COMPARE_STATUS,
   PROP_DIFF,
   PROP_VIEW_PROFILE,
+  PROP_FILES_TO_READ,
+  PROP_FILES_READ,
   SMPROF_SESSION_N_PROPS
 };
 
@@ -100,6 +102,14 @@ struct _SmprofSession
   guint                 update_source;
   gboolean              busy;
   GPtrArray            *waiters;           /* GTask of smprof_session_wait_async() */
+
+  /* How far the update in flight is in reading its selection's stats files,
+   * looked at a few times a second while it reads */
+  SmprofJob            *reading_job;       /* owns @reading_records */
+  GPtrArray            *reading_records;
+  guint                 files_to_read;
+  guint                 files_read;
+  guint                 reading_source;
 
   /* The range index, for dragged ranges (cProfile) */
   SmprofRangeIndex     *range_index;

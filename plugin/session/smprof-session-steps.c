@@ -17,6 +17,7 @@ typedef struct
   GPtrArray      *records;
   guint           generation;
   SmprofStepRule  rule;
+  gboolean        background;  /* the whole job's: the selection's files first */
 } StepsRequest;
 
 static void
@@ -43,7 +44,9 @@ compute_in_thread (GTask        *task,
     return;
 
   /* An answer of the range index read no file: read them now. */
-  if (!smprof_job_load_stats (request->job, request->records, cancellable, &error))
+  if (request->background
+      ? !smprof_job_load_stats_in_background (request->job, request->records, cancellable, &error)
+      : !smprof_job_load_stats (request->job, request->records, cancellable, &error))
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
@@ -61,6 +64,7 @@ compute_in_thread (GTask        *task,
 static void
 compute_steps_async (SmprofSession       *self,
                      GPtrArray           *records,
+                     gboolean             background,
                      guint                generation,
                      GCancellable        *cancellable,
                      GAsyncReadyCallback  callback)
@@ -72,6 +76,7 @@ compute_steps_async (SmprofSession       *self,
   request->profiler = self->profiler;
   request->records = g_ptr_array_ref (records);
   request->generation = generation;
+  request->background = background;
   smprof_step_rule_init (&request->rule);
   request->rule.threshold = self->outlier_threshold;
 
@@ -170,7 +175,7 @@ _smprof_session_steps_update (SmprofSession *self)
     return;
 
   self->steps_cancellable = g_cancellable_new ();
-  compute_steps_async (self, self->selected_records, self->steps_generation, self->steps_cancellable, steps_cb);
+  compute_steps_async (self, self->selected_records, FALSE, self->steps_generation, self->steps_cancellable, steps_cb);
 }
 
 gboolean
@@ -292,7 +297,8 @@ _smprof_session_update_job_step_stats (SmprofSession *self)
     }
 
   self->job_steps_cancellable = g_cancellable_new ();
-  compute_steps_async (self, smprof_job_get_records (self->job, self->profiler), self->job_steps_generation,
+  compute_steps_async (self, smprof_job_get_records (self->job, self->profiler), TRUE,
+                       self->job_steps_generation,
                        self->job_steps_cancellable, job_steps_cb);
   _smprof_session_notify (self, PROP_FINDING_OUTLIERS);
 }

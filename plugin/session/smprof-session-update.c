@@ -301,6 +301,100 @@ smprof_session_wait_finish (SmprofSession  *self,
 }
 
 /* ------------------------------------------------------------------------ */
+/* Reading progress                                                         */
+
+/* Often enough for a line that moves, seldom enough to cost nothing: a
+ * count over the selection's records, without a lock. */
+#define READING_POLL_MS 200
+
+static void
+set_reading_counts (SmprofSession *self,
+                    guint          to_read,
+                    guint          read)
+{
+  g_object_freeze_notify (G_OBJECT (self));
+  if (self->files_to_read != to_read)
+    {
+      self->files_to_read = to_read;
+      _smprof_session_notify (self, PROP_FILES_TO_READ);
+    }
+  if (self->files_read != read)
+    {
+      self->files_read = read;
+      _smprof_session_notify (self, PROP_FILES_READ);
+    }
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+static gboolean
+poll_reading (gpointer data)
+{
+  SmprofSession *self = data;
+
+  set_reading_counts (self, self->files_to_read,
+                      smprof_job_count_read_stats (self->reading_job, self->reading_records));
+
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+stop_reading_progress (SmprofSession *self)
+{
+  g_clear_handle_id (&self->reading_source, g_source_remove);
+  g_clear_pointer (&self->reading_records, g_ptr_array_unref);
+  g_clear_object (&self->reading_job);
+  set_reading_counts (self, 0, 0);
+}
+
+/* Counts the selection's files while the update reads them; nothing when
+ * they are read already (or the range index sums the range). */
+static void
+start_reading_progress (SmprofSession *self,
+                        GPtrArray     *records)
+{
+  guint read = smprof_job_count_read_stats (self->job, records);
+
+  stop_reading_progress (self);
+  if (read == records->len)
+    return;
+
+  self->reading_job = g_object_ref (self->job);
+  self->reading_records = g_ptr_array_ref (records);
+  self->reading_source = g_timeout_add (READING_POLL_MS, poll_reading, self);
+  set_reading_counts (self, records->len, read);
+}
+
+/**
+ * smprof_session_get_files_to_read:
+ * @self: a session
+ *
+ * Returns: how many stats files the selection being computed has (read or
+ *   not), 0 when it needed none that were not read already
+ */
+guint
+smprof_session_get_files_to_read (SmprofSession *self)
+{
+  g_return_val_if_fail (SMPROF_IS_SESSION (self), 0);
+
+  return self->files_to_read;
+}
+
+/**
+ * smprof_session_get_files_read:
+ * @self: a session
+ *
+ * Returns: how many of smprof_session_get_files_to_read() are read (or
+ *   could not be read) by now
+ */
+guint
+smprof_session_get_files_read (SmprofSession *self)
+{
+  g_return_val_if_fail (SMPROF_IS_SESSION (self), 0);
+
+  return self->files_read;
+}
+
+/* ------------------------------------------------------------------------ */
 /* Keeping the newest answer                                                */
 
 static void
@@ -320,6 +414,7 @@ aggregate_cb (GObject      *object,
     return;
 
   g_clear_object (&self->cancellable);
+  stop_reading_progress (self);
 
   if (answer == NULL)
     {
@@ -412,6 +507,11 @@ start_update (gpointer data)
   request->description = _smprof_session_dup_description (self, records);
   request->slug = _smprof_session_dup_slug (self, records);
 
+  if (request->range_index != NULL)
+    stop_reading_progress (self);
+  else
+    start_reading_progress (self, records);
+
   aggregate_async (self, request, self->cancellable, aggregate_cb, NULL);
 
   return G_SOURCE_REMOVE;
@@ -439,6 +539,9 @@ _smprof_session_update_dispose (SmprofSession *self)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_handle_id (&self->update_source, g_source_remove);
+  g_clear_handle_id (&self->reading_source, g_source_remove);
+  g_clear_pointer (&self->reading_records, g_ptr_array_unref);
+  g_clear_object (&self->reading_job);
   self->generation++;
   _smprof_session_forget_range_index (self);
 

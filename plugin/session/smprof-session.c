@@ -250,6 +250,12 @@ smprof_session_get_property (GObject    *object,
     case PROP_BUSY:
       g_value_set_boolean (value, self->busy);
       break;
+    case PROP_FILES_TO_READ:
+      g_value_set_uint (value, self->files_to_read);
+      break;
+    case PROP_FILES_READ:
+      g_value_set_uint (value, self->files_read);
+      break;
     case PROP_PROFILE:
       g_value_set_object (value, self->profile);
       break;
@@ -390,6 +396,12 @@ smprof_session_class_init (SmprofSessionClass *klass)
   /* SmprofSession:busy: an aggregate is queued or being computed */
   properties[PROP_BUSY] =
     g_param_spec_boolean ("busy", NULL, NULL, FALSE, READABLE);
+  /* SmprofSession:files-to-read, files-read: the stats files the update in
+   * flight needs and how many of them are read; both 0 when it reads none */
+  properties[PROP_FILES_TO_READ] =
+    g_param_spec_uint ("files-to-read", NULL, NULL, 0, G_MAXUINT, 0, READABLE);
+  properties[PROP_FILES_READ] =
+    g_param_spec_uint ("files-read", NULL, NULL, 0, G_MAXUINT, 0, READABLE);
   /* SmprofSession:profile: the aggregate of the selection; %NULL when it
    * selects nothing or before the first answer */
   properties[PROP_PROFILE] =

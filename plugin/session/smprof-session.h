@@ -111,6 +111,8 @@ GPtrArray             *smprof_session_dup_selection_records (SmprofSession      
 
 /* The answer: the aggregate of the selection */
 gboolean               smprof_session_get_busy             (SmprofSession          *self);
+guint                  smprof_session_get_files_to_read    (SmprofSession          *self);
+guint                  smprof_session_get_files_read       (SmprofSession          *self);
 SmprofProfile         *smprof_session_get_profile          (SmprofSession          *self);
 GPtrArray             *smprof_session_get_selected_records (SmprofSession          *self);
 const char            *smprof_session_get_description      (SmprofSession          *self);

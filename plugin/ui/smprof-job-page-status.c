@@ -43,6 +43,21 @@ _smprof_job_page_update_status (SmprofJobPage *self)
   SmprofProfile *profile = smprof_session_get_profile (self->session);
   guint n_selected;
   guint n_read;
+  guint files_to_read = smprof_session_get_files_to_read (self->session);
+
+  /* A selection whose files are being read (from S3, or a cold disk) says
+   * how far it is, so a long first answer is not a silent spinner. */
+  if (files_to_read > 0)
+    {
+      text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                           /* Translators: "Reading 40 of 400 stats files for this selection…" */
+                                           "Reading %u of %u stats file for this selection…",
+                                           "Reading %u of %u stats files for this selection…",
+                                           files_to_read),
+                              smprof_session_get_files_read (self->session), files_to_read);
+      gtk_label_set_label (self->status_label, text);
+      return;
+    }
 
   if (selected == NULL)
     {
@@ -93,6 +108,10 @@ void
 _smprof_job_page_status_init (SmprofJobPage *self)
 {
   g_signal_connect_object (self->session, "notify::profile", G_CALLBACK (_smprof_job_page_update_status), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::files-to-read", G_CALLBACK (_smprof_job_page_update_status),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::files-read", G_CALLBACK (_smprof_job_page_update_status), self,
                            G_CONNECT_SWAPPED);
   _smprof_job_page_update_status (self);
 }

@@ -20,6 +20,7 @@ struct _FakeBucket
   guint       n_lists;
   guint       n_gets;
   GHashTable *gets;          /* key -> count */
+  GPtrArray  *get_log;       /* keys, in the order GETs were answered */
   gulong      get_delay_us;  /* each GetObject answers this late */
   gboolean    repeat_seams;  /* each page starts with the last entry of the one before */
   GHashTable *failing_lists; /* prefix -> listings of it still to answer 503 */
@@ -210,6 +211,7 @@ bucket_handler (SoupServerMessage *message,
   bucket->n_gets++;
   g_hash_table_replace (bucket->gets, g_strdup (key),
                         GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (bucket->gets, key)) + 1));
+  g_ptr_array_add (bucket->get_log, g_strdup (key));
   bytes = g_tree_lookup (bucket->objects, key);
   if (g_hash_table_contains (bucket->failing, key))
     fake_server_respond (message, 500, "<Error><Code>InternalError</Code></Error>");
@@ -288,6 +290,7 @@ fake_bucket_new (guint page_size)
   self->objects = g_tree_new_full (compare_keys, NULL, g_free, (GDestroyNotify) g_bytes_unref);
   self->failing = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->gets = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->get_log = g_ptr_array_new_with_free_func (g_free);
   self->failing_lists = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->looping_lists = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->cut_bodies = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -510,6 +513,20 @@ fake_bucket_dup_got_keys (FakeBucket *self)
   return keys;
 }
 
+/* The key of every GET, in the order they were answered (GETs are
+ * answered one at a time), repeats included. */
+GPtrArray *
+fake_bucket_dup_get_log (FakeBucket *self)
+{
+  GPtrArray *keys = g_ptr_array_new_with_free_func (g_free);
+
+  g_mutex_lock (&self->lock);
+  for (guint i = 0; i < self->get_log->len; i++)
+    g_ptr_array_add (keys, g_strdup (g_ptr_array_index (self->get_log, i)));
+  g_mutex_unlock (&self->lock);
+  return keys;
+}
+
 void
 fake_bucket_free (FakeBucket *self)
 {
@@ -518,6 +535,7 @@ fake_bucket_free (FakeBucket *self)
   g_tree_unref (self->objects);
   g_hash_table_unref (self->failing);
   g_hash_table_unref (self->gets);
+  g_ptr_array_unref (self->get_log);
   g_hash_table_unref (self->failing_lists);
   g_hash_table_unref (self->looping_lists);
   g_hash_table_unref (self->cut_bodies);

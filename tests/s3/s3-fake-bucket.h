@@ -55,6 +55,7 @@ guint       fake_bucket_get_n_gets      (FakeBucket  *self);
 guint       fake_bucket_get_key_gets    (FakeBucket  *self,
                                          const char  *key);
 GPtrArray  *fake_bucket_dup_got_keys    (FakeBucket  *self);
+GPtrArray  *fake_bucket_dup_get_log     (FakeBucket  *self);
 void        fake_bucket_free            (FakeBucket  *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FakeBucket, fake_bucket_free)

@@ -1,7 +1,8 @@
 /* test-plugin-s3-open.c: the plugin's data source opening an s3:// job from a
  * loopback fake S3 holding a copy of tests/data/real-smdebug/pt-cprofile: the
- * loading bar's texts and fractions, the first profiler's stats files read
- * during the open (from S3, then from the cache), and Cancel
+ * loading bar's texts, an open that reads no stats file (the page reads
+ * what its selection needs), the files read later from S3 and then from the
+ * cache, and Cancel
  *
  * SPDX-FileCopyrightText: 2026 The smprof authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -39,7 +40,6 @@ shown_free (gpointer data)
 typedef struct
 {
   GPtrArray    *shown;              /* Shown, each change of the bar */
-  GCancellable *cancel_on_reading;  /* cancelled when reading starts */
 } ProgressLog;
 
 static void
@@ -60,9 +60,6 @@ progress_notify_cb (SmvProgress *progress,
   shown->text = g_strdup (text);
   shown->fraction = fraction;
   g_ptr_array_add (log->shown, shown);
-
-  if (log->cancel_on_reading != NULL && text != NULL && g_str_has_prefix (text, "Reading from S3: "))
-    g_cancellable_cancel (log->cancel_on_reading);
 }
 
 typedef struct
@@ -156,7 +153,7 @@ open_job (Fixture      *fixture,
   g_signal_connect (progress, "notify", G_CALLBACK (progress_notify_cb), log);
 
   g_assert_true (smv_data_source_can_open (fixture->source, location));
-  smv_data_source_open_async (fixture->source, location, progress, log->cancel_on_reading,
+  smv_data_source_open_async (fixture->source, location, progress, NULL,
                               open_ready_cb, &result);
   while (result == NULL)
     g_main_context_iteration (NULL, TRUE);
@@ -168,54 +165,49 @@ open_job (Fixture      *fixture,
   return smv_data_source_open_finish (fixture->source, result, error);
 }
 
-/* "Listing S3" first, then only "Reading from S3: K of N" with N the job's
- * cProfile records, K and the bar never going back, ending full. */
+/* "Listing S3" only: the open reads the listing and the framework
+ * timelines, never a stats file, so the bar never says it reads them. */
 static void
-assert_progress (ProgressLog *log,
-                 guint        n_records)
+assert_progress (ProgressLog *log)
 {
   gboolean listed = FALSE;
-  guint n_reading = 0;
-  guint last_done = 0;
-  double last_fraction = 0.0;
 
   for (guint i = 0; i < log->shown->len; i++)
     {
       Shown *shown = g_ptr_array_index (log->shown, i);
 
       g_test_message ("%.3f %s", shown->fraction, shown->text);
-    }
-
-  for (guint i = 0; i < log->shown->len; i++)
-    {
-      Shown *shown = g_ptr_array_index (log->shown, i);
-      unsigned int done = 0, wanted = 0;
-
       if (shown->text == NULL)
         continue;
-
+      g_assert_false (g_str_has_prefix (shown->text, "Reading"));
       if (g_str_has_prefix (shown->text, "Listing S3: "))
-        {
-          g_assert_cmpuint (n_reading, ==, 0);
-          listed = TRUE;
-        }
-      else if (sscanf (shown->text, "Reading from S3: %u of %u", &done, &wanted) == 2)
-        {
-          g_assert_cmpuint (wanted, ==, n_records);
-          g_assert_cmpuint (done, >=, last_done);
-          g_assert_cmpuint (done, <=, wanted);
-          g_assert_cmpfloat (shown->fraction, >=, last_fraction);
-          g_assert_cmpfloat (shown->fraction, <=, 1.0);
-          last_done = done;
-          last_fraction = shown->fraction;
-          n_reading++;
-        }
+        listed = TRUE;
     }
 
   g_assert_true (listed);
-  g_assert_cmpuint (n_reading, >, 0);
-  g_assert_cmpuint (last_done, ==, n_records);
-  g_assert_cmpfloat (last_fraction, ==, 1.0);
+}
+
+/* The page's first selection, the whole job: every cProfile record. */
+static gboolean
+load_whole_job (SmvDocument   *document,
+                GCancellable  *cancellable,
+                GError       **error)
+{
+  SmprofJob *job = smprof_sagemaker_document_get_job (SMPROF_SAGEMAKER_DOCUMENT (document));
+
+  return smprof_job_load_stats (job, smprof_job_get_records (job, SMPROF_PROFILER_CPROFILE), cancellable, error);
+}
+
+/* No cProfile record read yet. */
+static void
+assert_nothing_loaded (SmvDocument *document)
+{
+  SmprofJob *job = smprof_sagemaker_document_get_job (SMPROF_SAGEMAKER_DOCUMENT (document));
+  GPtrArray *records = smprof_job_get_records (job, SMPROF_PROFILER_CPROFILE);
+
+  g_assert_cmpuint (smprof_job_count_read_stats (job, records), ==, 0);
+  for (guint i = 0; i < records->len; i++)
+    g_assert_null (((SmprofRecord *) g_ptr_array_index (records, i))->pstats);
 }
 
 /* Every cProfile record read, none failed. */
@@ -263,8 +255,8 @@ count_stats_gets (FakeBucket *bucket)
   return n;
 }
 
-/* The cache turned off in the settings: each stats file downloaded once,
- * during the open. */
+/* The cache turned off in the settings: the open downloads no stats file;
+ * reading the whole job then downloads each once. */
 static void
 test_open_no_cache (Fixture       *fixture,
                     gconstpointer  data)
@@ -280,21 +272,28 @@ test_open_no_cache (Fixture       *fixture,
   g_assert_no_error (error);
   g_assert_nonnull (document);
 
-  assert_progress (&log, fixture->n_records);
+  assert_progress (&log);
+  g_assert_cmpuint (count_stats_gets (fixture->bucket), ==, 0);
+  assert_nothing_loaded (document);
+  g_clear_pointer (&log.shown, g_ptr_array_unref);
+
+  g_assert_true (load_whole_job (document, NULL, &error));
+  g_assert_no_error (error);
   assert_stats_loaded (document, fixture->n_records);
   g_assert_cmpuint (count_stats_gets (fixture->bucket), ==, fixture->n_records);
-  g_clear_pointer (&log.shown, g_ptr_array_unref);
 
   /* nothing was kept: a second open downloads them all again */
   g_clear_object (&document);
   document = open_job (fixture, &log, &error);
   g_assert_no_error (error);
+  g_assert_true (load_whole_job (document, NULL, &error));
+  g_assert_no_error (error);
   g_assert_cmpuint (fake_bucket_get_n_gets (fixture->bucket), >=, 2 * fixture->n_records);
   g_clear_pointer (&log.shown, g_ptr_array_unref);
 }
 
-/* With the cache (in the test's own XDG_CACHE_HOME): the first open fills
- * it, the second reads no stats file from S3 and still shows N of N. */
+/* With the cache (in the test's own XDG_CACHE_HOME): the first reading
+ * fills it, the second open's reads no stats file from S3. */
 static void
 test_open_cached (Fixture       *fixture,
                   gconstpointer  data)
@@ -306,7 +305,9 @@ test_open_cached (Fixture       *fixture,
 
   document = open_job (fixture, &log, &error);
   g_assert_no_error (error);
-  assert_progress (&log, fixture->n_records);
+  assert_progress (&log);
+  g_assert_true (load_whole_job (document, NULL, &error));
+  g_assert_no_error (error);
   g_assert_cmpuint (count_stats_gets (fixture->bucket), ==, fixture->n_records);
   g_clear_pointer (&log.shown, g_ptr_array_unref);
   g_clear_object (&document);
@@ -315,39 +316,175 @@ test_open_cached (Fixture       *fixture,
   document = open_job (fixture, &log, &error);
   g_assert_no_error (error);
   g_assert_nonnull (document);
+  assert_progress (&log);
+  assert_nothing_loaded (document);
+  g_assert_true (load_whole_job (document, NULL, &error));
+  g_assert_no_error (error);
   g_assert_cmpuint (fake_bucket_get_n_gets (fixture->bucket), ==, n_gets);
-  assert_progress (&log, fixture->n_records);
   assert_stats_loaded (document, fixture->n_records);
   g_clear_pointer (&log.shown, g_ptr_array_unref);
 }
 
-/* Cancel as soon as the bar says reading: the open fails as cancelled and
- * the downloads stop, far from all done (each GET takes 20 ms here, one at a
- * time). */
+typedef struct
+{
+  SmvDocument  *document;
+  GCancellable *cancellable;
+  GError       *error;
+  gboolean      loaded;
+  gboolean      done;
+} Reading;
+
+static gpointer
+read_whole_job_thread (gpointer data)
+{
+  Reading *reading = data;
+
+  reading->loaded = load_whole_job (reading->document, reading->cancellable, &reading->error);
+  g_atomic_int_set (&reading->done, TRUE);
+
+  return NULL;
+}
+
+/* Cancel the whole job's reading after a few downloads: it stops as
+ * cancelled, far from all done (each GET takes 20 ms here, one at a time),
+ * and a reading asked again afterwards completes it. */
 static void
-test_open_cancelled (Fixture       *fixture,
+test_read_cancelled (Fixture       *fixture,
                      gconstpointer  data)
 {
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
-  ProgressLog log = { .cancel_on_reading = cancellable };
+  ProgressLog log = { 0 };
   g_autoptr(SmvDocument) document = NULL;
   g_autoptr(GError) error = NULL;
-  gint64 start;
+  Reading reading = { 0 };
+  GThread *thread;
 
   g_settings_set_uint64 (fixture->s3_settings, "cache-size", 0);
   g_settings_set_uint (fixture->s3_settings, "max-connections", 1);
   fake_bucket_set_get_delay (fixture->bucket, 20 * G_TIME_SPAN_MILLISECOND);
 
-  start = g_get_monotonic_time ();
   document = open_job (fixture, &log, &error);
-  g_test_message ("cancelled open: %.3f s, %u GETs", (g_get_monotonic_time () - start) / 1e6,
-                  fake_bucket_get_n_gets (fixture->bucket));
-
-  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
-  g_assert_null (document);
-  g_assert_true (g_cancellable_is_cancelled (cancellable));
-  g_assert_cmpuint (count_stats_gets (fixture->bucket), <, fixture->n_records / 2);
+  g_assert_no_error (error);
   g_clear_pointer (&log.shown, g_ptr_array_unref);
+
+  reading.document = document;
+  reading.cancellable = cancellable;
+  thread = g_thread_new ("read-whole-job", read_whole_job_thread, &reading);
+  while (count_stats_gets (fixture->bucket) < 3)
+    g_usleep (1000);
+  g_cancellable_cancel (cancellable);
+  g_thread_join (thread);
+
+  g_test_message ("cancelled after %u stats GETs", count_stats_gets (fixture->bucket));
+  g_assert_true (reading.done);
+  g_assert_false (reading.loaded);
+  g_assert_error (reading.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&reading.error);
+  g_assert_cmpuint (count_stats_gets (fixture->bucket), <, fixture->n_records / 2);
+
+  g_assert_true (load_whole_job (document, NULL, &error));
+  g_assert_no_error (error);
+  assert_stats_loaded (document, fixture->n_records);
+}
+
+typedef struct
+{
+  SmprofJob    *job;
+  GCancellable *cancellable;
+  gboolean      loaded;
+} Background;
+
+static gpointer
+read_in_background_thread (gpointer data)
+{
+  Background *background = data;
+  g_autoptr(GError) error = NULL;
+
+  background->loaded = smprof_job_load_stats_in_background (background->job,
+                                                            smprof_job_get_records (background->job,
+                                                                                    SMPROF_PROFILER_CPROFILE),
+                                                            background->cancellable, &error);
+  g_assert_no_error (error);
+
+  return NULL;
+}
+
+/* While the whole job is read in the background (the range index, the
+ * outlier steps), a selection asked for later has its files fetched next:
+ * after those in flight and one background batch (32), not after the
+ * whole job. Six more nodes (copies of node 0-algo-1) make the job 8 x 41
+ * files, so the whole job is far more than a batch. */
+static void
+test_selection_first (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autofree char *node = g_test_build_filename (G_TEST_DIST, "data", "real-smdebug", "pt-cprofile", "framework",
+                                                 "pytorch", "cprofile", "0-algo-1", NULL);
+  ProgressLog log = { 0 };
+  g_autoptr(SmvDocument) document = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) step = g_ptr_array_new ();
+  g_autoptr(GPtrArray) gets = NULL;
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  Background background = { 0 };
+  GPtrArray *records;
+  GThread *thread;
+  guint at_select, n_all;
+
+  for (guint n = 2; n < 8; n++)
+    {
+      g_autofree char *prefix = g_strdup_printf (ROOT "/framework/pytorch/cprofile/%u-algo-%u", n, n + 1);
+
+      fake_bucket_add_folder (fixture->bucket, prefix, node);
+    }
+  g_settings_set_uint64 (fixture->s3_settings, "cache-size", 0);
+  g_settings_set_uint (fixture->s3_settings, "max-connections", 2);
+  fake_bucket_set_get_delay (fixture->bucket, 10 * G_TIME_SPAN_MILLISECOND);
+
+  document = open_job (fixture, &log, &error);
+  g_assert_no_error (error);
+  g_clear_pointer (&log.shown, g_ptr_array_unref);
+  background.job = smprof_sagemaker_document_get_job (SMPROF_SAGEMAKER_DOCUMENT (document));
+  records = smprof_job_get_records (background.job, SMPROF_PROFILER_CPROFILE);
+  n_all = records->len;
+  g_assert_cmpuint (n_all, ==, fixture->n_records + 6 * 41);
+
+  /* the last two intervals in record order: the background reads them last */
+  g_ptr_array_add (step, g_ptr_array_index (records, n_all - 2));
+  g_ptr_array_add (step, g_ptr_array_index (records, n_all - 1));
+
+  background.cancellable = cancellable;
+  thread = g_thread_new ("background", read_in_background_thread, &background);
+  while (count_stats_gets (fixture->bucket) < 10)
+    g_usleep (1000);
+
+  at_select = count_stats_gets (fixture->bucket);
+  g_assert_true (smprof_job_load_stats (background.job, step, NULL, &error));
+  g_assert_no_error (error);
+
+  gets = fake_bucket_dup_get_log (fixture->bucket);
+  for (guint i = gets->len; i > 0; i--)
+    if (!g_str_has_suffix (g_ptr_array_index (gets, i - 1), "/python_stats"))
+      g_ptr_array_remove_index (gets, i - 1);
+  g_test_message ("selection asked after %u stats GETs, read after %u of %u", at_select,
+                  count_stats_gets (fixture->bucket), n_all);
+  for (guint i = 0; i < step->len; i++)
+    {
+      SmprofRecord *record = g_ptr_array_index (step, i);
+      g_autofree char *key = g_strconcat (ROOT "/", record->path, NULL);
+      guint position = 0;
+
+      g_assert_true (g_ptr_array_find_with_equal_func (gets, key, g_str_equal, &position));
+      g_test_message ("%s: GET number %u", record->interval, position + 1);
+      g_assert_cmpuint (position, <, at_select + 32 + 2 * 2 + step->len + 4);
+      g_assert_nonnull (record->pstats);
+    }
+  g_assert_cmpuint (count_stats_gets (fixture->bucket), <, n_all / 2);
+
+  /* the background reading goes on, and ends with every file */
+  g_thread_join (thread);
+  g_assert_true (background.loaded);
+  g_assert_cmpuint (smprof_job_count_read_stats (background.job, records), ==, n_all);
 }
 
 int
@@ -378,7 +515,8 @@ main (int   argc,
 #define ADD(path, func) g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
   ADD ("/plugin-s3-open/no-cache", test_open_no_cache);
   ADD ("/plugin-s3-open/cached", test_open_cached);
-  ADD ("/plugin-s3-open/cancelled", test_open_cancelled);
+  ADD ("/plugin-s3-open/read-cancelled", test_read_cancelled);
+  ADD ("/plugin-s3-open/selection-first", test_selection_first);
 #undef ADD
 
   status = g_test_run ();

@@ -540,7 +540,8 @@ _smprof_range_index_new_tuned (SmprofJob           *job,
         g_ptr_array_add (wanted, record);
     }
 
-  if (!smprof_job_load_stats (job, wanted, cancellable, error))
+  /* Built for later drags, while the user waits for a selection's answer. */
+  if (!smprof_job_load_stats_in_background (job, wanted, cancellable, error))
     return NULL;
 
   self->n_nodes = g_strv_length (self->node_ids);

@@ -60,7 +60,8 @@ G_DECLARE_FINAL_TYPE (SmprofRangeIndex, smprof_range_index, SMPROF, RANGE_INDEX,
  * @error: a location for a #GError, or %NULL
  *
  * Reads the stats of every interval of @node_ids that is not read yet (in
- * parallel, see smprof_job_load_stats()), then builds the index, one node per
+ * parallel, giving way to smprof_job_load_stats() callers, see
+ * smprof_job_load_stats_in_background()), then builds the index, one node per
  * core. This is the whole cost of a job's first picture; call it from a
  * worker thread, or use smprof_range_index_new_async().
  *

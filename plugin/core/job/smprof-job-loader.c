@@ -69,10 +69,12 @@ load_pending (guint    index,
   load_record (batch->job, g_ptr_array_index (batch->pending, index), batch->cancellable);
 }
 
-/* Reads @pending, records this caller claimed, in parallel. */
+/* Reads @pending, records this caller claimed, in parallel, and adds
+ * those it read from their files to @parsed, for the parsed index. */
 static gboolean
 load_claimed (SmprofJob     *self,
               GPtrArray     *pending,
+              GPtrArray     *parsed,
               GCancellable  *cancellable,
               GError       **error)
 {
@@ -107,8 +109,7 @@ load_claimed (SmprofJob     *self,
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return FALSE;
 
-  if (self->index != NULL)
-    _smprof_job_index_store (self->index, self->function_keys, self->records[SMPROF_PROFILER_CPROFILE], batch.pending);
+  g_ptr_array_extend (parsed, batch.pending, NULL, NULL);
 
   return TRUE;
 }
@@ -116,6 +117,89 @@ load_claimed (SmprofJob     *self,
 /* How long a caller waiting for records another one reads sleeps between
  * looks at its cancellable. */
 #define WAIT_SLICE_US (50 * G_TIME_SPAN_MILLISECOND)
+
+/* How many records a caller claims at a time when it must not hold many.
+ * A reader of a remote source claims a batch that keeps the source's
+ * connections busy (8 by default, 64 at most), so a reader that needs one of
+ * its records waits for that batch, not for the whole job, and a progress
+ * count moves as the files arrive. A background reader claims less: a
+ * selection started just as it claimed waits for one small batch. */
+#define REMOTE_BATCH_RECORDS 64
+#define BACKGROUND_BATCH_RECORDS 32
+
+static gboolean
+load_stats (SmprofJob     *self,
+            GPtrArray     *records,
+            gboolean       background,
+            GCancellable  *cancellable,
+            GError       **error)
+{
+  guint batch_limit = background ? BACKGROUND_BATCH_RECORDS
+                      : smprof_source_can_prefetch (self->source) ? REMOTE_BATCH_RECORDS : G_MAXUINT;
+  g_autoptr(GPtrArray) parsed = g_ptr_array_new ();
+  gboolean loaded = TRUE;
+
+  while (loaded)
+    {
+      g_autoptr(GPtrArray) pending = g_ptr_array_new ();
+      gboolean waiting = FALSE;
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        {
+          loaded = FALSE;
+          break;
+        }
+
+      /* A record's fields are only looked at while nobody holds its claim:
+       * its reader wrote them before giving the claim back under the lock. */
+      g_mutex_lock (&self->stats_lock);
+      if (background && self->n_foreground_loads > 0)
+        {
+          /* A foreground reader is at work: it has the source to itself. */
+          g_cond_wait_until (&self->stats_cond, &self->stats_lock, g_get_monotonic_time () + WAIT_SLICE_US);
+          g_mutex_unlock (&self->stats_lock);
+          continue;
+        }
+      for (guint i = 0; i < records->len; i++)
+        {
+          SmprofRecord *record = g_ptr_array_index (records, i);
+
+          if (g_hash_table_size (self->stats_loading) > 0 && g_hash_table_contains (self->stats_loading, record))
+            waiting = TRUE;
+          else if (record->pstats == NULL && record->session == NULL && !record->failed &&
+                   pending->len < batch_limit)
+            g_ptr_array_add (pending, record);
+        }
+      for (guint i = 0; i < pending->len; i++)
+        g_hash_table_add (self->stats_loading, g_ptr_array_index (pending, i));
+
+      if (pending->len == 0)
+        {
+          if (waiting)
+            g_cond_wait_until (&self->stats_cond, &self->stats_lock, g_get_monotonic_time () + WAIT_SLICE_US);
+          g_mutex_unlock (&self->stats_lock);
+          if (!waiting)
+            break;
+          continue;
+        }
+      g_mutex_unlock (&self->stats_lock);
+
+      loaded = load_claimed (self, pending, parsed, cancellable, error);
+
+      g_mutex_lock (&self->stats_lock);
+      for (guint i = 0; i < pending->len; i++)
+        g_hash_table_remove (self->stats_loading, g_ptr_array_index (pending, i));
+      g_cond_broadcast (&self->stats_cond);
+      g_mutex_unlock (&self->stats_lock);
+    }
+
+  /* Once, for every batch (each store writes whole node files), and for
+   * what was read before a cancellation too. */
+  if (self->index != NULL && parsed->len > 0)
+    _smprof_job_index_store (self->index, self->function_keys, self->records[SMPROF_PROFILER_CPROFILE], parsed);
+
+  return loaded;
+}
 
 /**
  * smprof_job_load_stats:
@@ -133,6 +217,8 @@ load_claimed (SmprofJob     *self,
  * needs a record another one is reading waits for that record only (not for
  * the other's downloads), and takes it over if the other was cancelled. When
  * it returns %TRUE, every record of @records is read or failed, and stays so.
+ * While it runs, readers started with smprof_job_load_stats_in_background()
+ * pause between their batches.
  *
  * Returns: %FALSE if cancelled
  */
@@ -142,53 +228,77 @@ smprof_job_load_stats (SmprofJob     *self,
                        GCancellable  *cancellable,
                        GError       **error)
 {
+  gboolean loaded;
+
   g_return_val_if_fail (SMPROF_IS_JOB (self), FALSE);
   g_return_val_if_fail (records != NULL, FALSE);
 
-  for (;;)
+  g_mutex_lock (&self->stats_lock);
+  self->n_foreground_loads++;
+  g_mutex_unlock (&self->stats_lock);
+
+  loaded = load_stats (self, records, FALSE, cancellable, error);
+
+  g_mutex_lock (&self->stats_lock);
+  self->n_foreground_loads--;
+  g_cond_broadcast (&self->stats_cond);
+  g_mutex_unlock (&self->stats_lock);
+
+  return loaded;
+}
+
+/**
+ * smprof_job_load_stats_in_background:
+ * @self: a job
+ * @records: (element-type SmprofRecord): records of @self
+ * @cancellable: (nullable): a #GCancellable
+ * @error: a location for a #GError, or %NULL
+ *
+ * As smprof_job_load_stats(), for work nobody waits for yet (the whole
+ * job's figures while the user looks at a selection): it claims a batch of
+ * records at a time and, before each batch, waits while any
+ * smprof_job_load_stats() call runs, so a selection's files are read first.
+ *
+ * Returns: %FALSE if cancelled
+ */
+gboolean
+smprof_job_load_stats_in_background (SmprofJob     *self,
+                                     GPtrArray     *records,
+                                     GCancellable  *cancellable,
+                                     GError       **error)
+{
+  g_return_val_if_fail (SMPROF_IS_JOB (self), FALSE);
+  g_return_val_if_fail (records != NULL, FALSE);
+
+  return load_stats (self, records, TRUE, cancellable, error);
+}
+
+/**
+ * smprof_job_count_read_stats:
+ * @self: a job
+ * @records: (element-type SmprofRecord): records of @self
+ *
+ * How many of @records are read (or could not be read), for a progress
+ * line. Safe from any thread while readers run.
+ *
+ * Returns: the count
+ */
+guint
+smprof_job_count_read_stats (SmprofJob *self,
+                             GPtrArray *records)
+{
+  guint n = 0;
+
+  g_return_val_if_fail (SMPROF_IS_JOB (self), 0);
+  g_return_val_if_fail (records != NULL, 0);
+
+  for (guint i = 0; i < records->len; i++)
     {
-      g_autoptr(GPtrArray) pending = g_ptr_array_new ();
-      gboolean waiting = FALSE;
-      gboolean loaded;
+      SmprofRecord *record = g_ptr_array_index (records, i);
 
-      if (g_cancellable_set_error_if_cancelled (cancellable, error))
-        return FALSE;
-
-      /* A record's fields are only looked at while nobody holds its claim:
-       * its reader wrote them before giving the claim back under the lock. */
-      g_mutex_lock (&self->stats_lock);
-      for (guint i = 0; i < records->len; i++)
-        {
-          SmprofRecord *record = g_ptr_array_index (records, i);
-
-          if (g_hash_table_size (self->stats_loading) > 0 && g_hash_table_contains (self->stats_loading, record))
-            waiting = TRUE;
-          else if (record->pstats == NULL && record->session == NULL && !record->failed)
-            g_ptr_array_add (pending, record);
-        }
-      for (guint i = 0; i < pending->len; i++)
-        g_hash_table_add (self->stats_loading, g_ptr_array_index (pending, i));
-
-      if (pending->len == 0)
-        {
-          if (waiting)
-            g_cond_wait_until (&self->stats_cond, &self->stats_lock, g_get_monotonic_time () + WAIT_SLICE_US);
-          g_mutex_unlock (&self->stats_lock);
-          if (!waiting)
-            return TRUE;
-          continue;
-        }
-      g_mutex_unlock (&self->stats_lock);
-
-      loaded = load_claimed (self, pending, cancellable, error);
-
-      g_mutex_lock (&self->stats_lock);
-      for (guint i = 0; i < pending->len; i++)
-        g_hash_table_remove (self->stats_loading, g_ptr_array_index (pending, i));
-      g_cond_broadcast (&self->stats_cond);
-      g_mutex_unlock (&self->stats_lock);
-
-      if (!loaded)
-        return FALSE;
+      if (g_atomic_pointer_get (&record->stats) != NULL || g_atomic_int_get (&record->failed))
+        n++;
     }
+
+  return n;
 }

@@ -46,6 +46,7 @@ struct _SmprofJob
   GMutex              stats_lock;
   GCond               stats_cond;
   GHashTable         *stats_loading;                  /* SmprofRecord claimed, being read */
+  guint               n_foreground_loads;             /* callers a background load gives way to */
 
   /* smprof-job-pevents.c */
   GPtrArray       *timeline_paths;                 /* framework timeline files listed */

@@ -107,6 +107,12 @@ gboolean             smprof_job_load_stats       (SmprofJob             *self,
                                                   GPtrArray             *records,
                                                   GCancellable          *cancellable,
                                                   GError               **error);
+gboolean             smprof_job_load_stats_in_background (SmprofJob     *self,
+                                                          GPtrArray     *records,
+                                                          GCancellable  *cancellable,
+                                                          GError       **error);
+guint                smprof_job_count_read_stats (SmprofJob             *self,
+                                                  GPtrArray             *records);
 gboolean             smprof_job_load_step_events (SmprofJob             *self,
                                                   GCancellable          *cancellable,
                                                   GError               **error);

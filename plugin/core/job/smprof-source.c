@@ -186,6 +186,21 @@ smprof_source_load (SmprofSource  *self,
 }
 
 /**
+ * smprof_source_can_prefetch:
+ * @self: a source
+ *
+ * Returns: whether @self fetches batches of files ahead of their reading
+ *   (a remote source, where each file costs a request)
+ */
+gboolean
+smprof_source_can_prefetch (SmprofSource *self)
+{
+  g_return_val_if_fail (SMPROF_IS_SOURCE (self), FALSE);
+
+  return SMPROF_SOURCE_GET_IFACE (self)->prefetch != NULL;
+}
+
+/**
  * smprof_source_prefetch:
  * @self: a source
  * @paths: (array zero-terminated=1): files to read soon, relative to the job root

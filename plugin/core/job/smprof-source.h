@@ -180,6 +180,7 @@ GBytes   *smprof_source_load              (SmprofSource                *self,
                                            const char                  *path,
                                            GCancellable                *cancellable,
                                            GError                     **error);
+gboolean  smprof_source_can_prefetch      (SmprofSource                *self);
 gboolean  smprof_source_prefetch          (SmprofSource                *self,
                                            const char * const          *paths,
                                            GCancellable                *cancellable,
