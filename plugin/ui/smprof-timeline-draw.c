@@ -11,7 +11,9 @@
  * lane of a row, or its steps, by columns of half a screen), and a frame
  * replays only the tiles in view: GTK's
  * cairo renderer draws every node it is given, and with hundreds of nodes
- * the whole cached area was several times what a frame shows. Hover, focus, ruler, node labels and legend
+ * the whole cached area was several times what a frame shows. Each tile in
+ * view is replayed as an image of itself, drawn once
+ * (smprof-timeline-raster.c). Hover, focus, ruler, node labels and legend
  * are drawn fresh: each is bounded by the pixels, never by the intervals.
  *
  * The ruler, node labels and legend are in smprof-timeline-labels.c, the
@@ -52,6 +54,7 @@ cache_prepare (SmprofTimelineCache          *cache,
                guint                         generation)
 {
   g_clear_pointer (&cache->node, gsk_render_node_unref);
+  _smprof_timeline_rasters_clear (cache);
   cache->axis = axis;
   cache->scale = vp->width / vp->span;
   /* Half a screen around what is shown: a pan replays the node. */
@@ -72,6 +75,7 @@ void
 _smprof_timeline_cache_clear (SmprofTimelineCache *cache)
 {
   g_clear_pointer (&cache->node, gsk_render_node_unref);
+  _smprof_timeline_rasters_clear (cache);
   cache->scale = 0;
 }
 
@@ -88,7 +92,10 @@ node_in_view (GskRenderNode         *node,
 
 /* The cache's node, translated to where the view is now; of a container,
  * when @cull, only the children that meet the rows shown (@width x
- * @rows_height of the widget, right of the labels). */
+ * @rows_height of the widget, right of the labels), as images when
+ * @raster. The translation is rounded to the device's pixels (@scale per
+ * logical one): a pan or a scroll by a fraction of a pixel would otherwise
+ * draw every image again. */
 static void
 cache_append (SmprofTimelineCache          *cache,
               GtkSnapshot                  *snapshot,
@@ -96,23 +103,30 @@ cache_append (SmprofTimelineCache          *cache,
               double                        vscroll,
               double                        width,
               double                        rows_height,
-              gboolean                      cull)
+              gboolean                      cull,
+              int                           scale,
+              gboolean                      raster)
 {
-  double dx = vp->x + (cache->start - vp->start) * cache->scale;
+  double dx = round ((vp->x + (cache->start - vp->start) * cache->scale) * scale) / scale;
+  double dy = round ((SMPROF_TIMELINE_RULER_HEIGHT - vscroll) * scale) / scale;
   graphene_rect_t visible = GRAPHENE_RECT_INIT (vp->x - dx, vscroll, width - vp->x, rows_height);
 
   if (cache->node == NULL)
     return;
 
   gtk_snapshot_save (snapshot);
-  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (dx, SMPROF_TIMELINE_RULER_HEIGHT - vscroll));
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (dx, dy));
   if (cull && gsk_render_node_get_node_type (cache->node) == GSK_CONTAINER_NODE)
     {
       for (guint i = 0; i < gsk_container_node_get_n_children (cache->node); i++)
         {
           GskRenderNode *child = gsk_container_node_get_child (cache->node, i);
 
-          if (node_in_view (child, &visible))
+          if (!node_in_view (child, &visible))
+            continue;
+          if (raster)
+            child = _smprof_timeline_rasters_get (cache, i, dx, dy, scale);
+          if (child != NULL)
             gtk_snapshot_append_node (snapshot, child);
         }
     }
@@ -457,6 +471,17 @@ _smprof_timeline_set_tile_columns (SmprofTimeline *self,
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+/* For tests and benchmarks: tiles replayed as images (the default) or as
+ * drawn. */
+void
+_smprof_timeline_set_raster_tiles (SmprofTimeline *self,
+                                   gboolean        raster)
+{
+  self->raster_tiles = raster;
+  _smprof_timeline_rasters_clear (&self->blocks);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
 /* The cache's columns, on whole pixels of the cache so that no pixel
  * column of sub-pixel items is split between two tiles. */
 static void
@@ -775,9 +800,11 @@ _smprof_timeline_snapshot (GtkWidget   *widget,
                                                          width - vp.x, rows_height));
 
   ensure_blocks (self, &vp, rows_height);
-  cache_append (&self->blocks, snapshot, &vp, self->vscroll, width, rows_height, self->tile_columns > 0);
+  cache_append (&self->blocks, snapshot, &vp, self->vscroll, width, rows_height, self->tile_columns > 0,
+                gtk_widget_get_scale_factor (widget), self->raster_tiles);
   ensure_overlay (self, &vp, rows_height);
-  cache_append (&self->overlay, snapshot, &vp, self->vscroll, width, rows_height, TRUE);
+  cache_append (&self->overlay, snapshot, &vp, self->vscroll, width, rows_height, TRUE,
+                gtk_widget_get_scale_factor (widget), FALSE);
   _smprof_timeline_draw_compare (self, snapshot);
   _smprof_timeline_draw_outliers (self, snapshot);
 

@@ -60,6 +60,12 @@ typedef struct
   double              y0;      /* content rows the node covers */
   double              y1;
   guint               generation;
+  /* The node's tiles as images, drawn as frames show them
+   * (smprof-timeline-raster.c); NULL entries not drawn yet */
+  GPtrArray          *rasters;
+  double              raster_phase_x;
+  double              raster_phase_y;
+  int                 raster_scale;
 } SmprofTimelineCache;
 
 struct _SmprofTimeline
@@ -128,6 +134,7 @@ struct _SmprofTimeline
   SmprofTimelineCache       overlay;
   guint                     blocks_generation;
   guint                     tile_columns;    /* of the blocks' tiles (smprof-timeline-draw.c) */
+  gboolean                  raster_tiles;    /* replayed as images (smprof-timeline-raster.c) */
   guint                     overlay_generation;
   gboolean                  dark;
   GdkRGBA                   fg;
@@ -266,6 +273,14 @@ void                      _smprof_timeline_set_hover_item     (SmprofTimeline   
 void                      _smprof_timeline_snapshot           (GtkWidget                *widget,
                                                                GtkSnapshot              *snapshot);
 void                      _smprof_timeline_cache_clear        (SmprofTimelineCache      *cache);
+void                      _smprof_timeline_rasters_clear      (SmprofTimelineCache      *cache);
+GskRenderNode            *_smprof_timeline_rasters_get        (SmprofTimelineCache      *cache,
+                                                               guint                     index,
+                                                               double                    dx,
+                                                               double                    dy,
+                                                               int                       scale);
+void                      _smprof_timeline_set_raster_tiles   (SmprofTimeline           *self,
+                                                               gboolean                  raster);
 void                      _smprof_timeline_set_tile_columns   (SmprofTimeline           *self,
                                                                guint                     n_columns);
 void                      _smprof_timeline_append_rect        (GtkSnapshot              *snapshot,

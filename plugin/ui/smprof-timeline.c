@@ -511,6 +511,7 @@ smprof_timeline_init (SmprofTimeline *self)
   self->view_span = 1;
   self->view_fit = TRUE;
   self->tile_columns = 4;   /* half a screen each: smprof-timeline-draw.c */
+  self->raster_tiles = TRUE;
   self->label_width = 72;
   self->fg = (GdkRGBA) { 0, 0, 0, 1 };
 

@@ -9,6 +9,10 @@
  * A benchmark, run on demand (tests/bench/README.md): a timing is no test.
  *
  *   xvfb-run -a -s '-screen 0 1920x1200x24' bench-job-page JOB [--drags N] [--size WxH] [--view NAME]
+ *                                                              [--vector-tiles]
+ *
+ * --vector-tiles replays the timeline's tiles as drawn instead of as images
+ * (the way before they were drawn into images), for a comparison in one session.
  *
  * The drags are made with the view NAME shown (functions, call-tree,
  * flame-graph, ...; functions by default).
@@ -379,6 +383,7 @@ main (int   argc,
   gint64 t0;
   double to_document, to_ready, open_stall, settle_stall, scroll_stall, views_stall = 0;
   const char *path = NULL, *drag_view = "functions";
+  gboolean vector_tiles = FALSE;
 
   for (int i = 1; i < argc; i++)
     {
@@ -390,6 +395,8 @@ main (int   argc,
         }
       else if (g_str_equal (argv[i], "--view") && i + 1 < argc)
         drag_view = argv[++i];
+      else if (g_str_equal (argv[i], "--vector-tiles"))
+        vector_tiles = TRUE;
       else if (g_str_equal (argv[i], "--size") && i + 1 < argc)
         {
           if (sscanf (argv[++i], "%dx%d", &width, &height) != 2)
@@ -398,10 +405,10 @@ main (int   argc,
       else if (path == NULL)
         path = argv[i];
       else
-        g_error ("usage: bench-job-page JOB [--drags N] [--size WxH] [--view NAME]");
+        g_error ("usage: bench-job-page JOB [--drags N] [--size WxH] [--view NAME] [--vector-tiles]");
     }
   if (path == NULL)
-    g_error ("usage: bench-job-page JOB [--drags N] [--size WxH] [--view NAME]");
+    g_error ("usage: bench-job-page JOB [--drags N] [--size WxH] [--view NAME] [--vector-tiles]");
 
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
   gtk_init ();
@@ -438,6 +445,8 @@ main (int   argc,
     g_error ("%s: the job page never came", path);
   to_document = (g_get_monotonic_time () - t0) / 1000.0;
   page = SMPROF_JOB_PAGE (smv_window_get_page (window));
+  if (vector_tiles)
+    _smprof_timeline_set_raster_tiles (smprof_job_page_get_timeline (page), FALSE);
   if (!wait_for (page_ready, page, 600000))
     g_error ("%s: the page never had an answer", path);
   wait_frame (GTK_WIDGET (page));
@@ -535,7 +544,8 @@ main (int   argc,
   printf (" \"window_frame_nodes\": %u, \"window_frame_draw_ms\": %.1f,\n", window_nodes, window_draw);
   printf (" \"slowest_frame_ms\": %.1f, \"its_layout_ms\": %.1f, \"its_drawing_ms\": %.1f, \"while\": \"%s\",\n",
           frames.worst_ms, frames.worst_layout_ms, frames.worst_draw_ms, worst_phase);
-  printf (" \"renderer\": \"%s\"}\n", G_OBJECT_TYPE_NAME (gtk_native_get_renderer (GTK_NATIVE (window))));
+  printf (" \"renderer\": \"%s\", \"tiles\": \"%s\"}\n",
+          G_OBJECT_TYPE_NAME (gtk_native_get_renderer (GTK_NATIVE (window))), vector_tiles ? "vector" : "images");
 
   gtk_window_destroy (GTK_WINDOW (window));
   spin (200);

@@ -761,6 +761,46 @@ count_color_nodes (GskRenderNode *node)
     }
 }
 
+/* Images under @node: texture nodes, and cairo nodes (a tile painted from
+ * its image). */
+static guint
+count_texture_nodes (GskRenderNode *node)
+{
+  guint n = 0;
+
+  switch ((int) gsk_render_node_get_node_type (node))
+    {
+    case GSK_TEXTURE_NODE:
+    case GSK_CAIRO_NODE:
+      return 1;
+    case GSK_CONTAINER_NODE:
+      for (guint i = 0; i < gsk_container_node_get_n_children (node); i++)
+        n += count_texture_nodes (gsk_container_node_get_child (node, i));
+      return n;
+    case GSK_TRANSFORM_NODE:
+      return count_texture_nodes (gsk_transform_node_get_child (node));
+    case GSK_CLIP_NODE:
+      return count_texture_nodes (gsk_clip_node_get_child (node));
+    default:
+      return 0;
+    }
+}
+
+/* The colour rectangles and textures of one frame of the widget. */
+static void
+frame_nodes (GtkWidget *widget,
+             guint     *n_colors,
+             guint     *n_textures)
+{
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+
+  GTK_WIDGET_GET_CLASS (widget)->snapshot (widget, snapshot);
+  node = gtk_snapshot_free_to_node (snapshot);
+  *n_colors = node != NULL ? count_color_nodes (node) : 0;
+  *n_textures = node != NULL ? count_texture_nodes (node) : 0;
+}
+
 /* The colour rectangles of one frame of the widget. */
 static guint
 frame_color_nodes (GtkWidget *widget)
@@ -831,8 +871,10 @@ test_tiles (void)
   for (guint columns = 1; columns <= 4; columns++)
     {
       g_autoptr(GdkTexture) tiled = NULL;
-      guint tiled_nodes;
+      g_autoptr(GdkTexture) rastered = NULL;
+      guint tiled_nodes, n_textures, raster_colors;
 
+      _smprof_timeline_set_raster_tiles (self, FALSE);
       _smprof_timeline_set_tile_columns (self, columns);
       tiled = render (self);
       tiled_nodes = frame_color_nodes (timeline);
@@ -843,7 +885,19 @@ test_tiles (void)
       /* Half the cached rows are out of view, and with four columns (half
        * a screen each, the view on the middle two) half its width. */
       g_assert_cmpuint (tiled_nodes, <, whole_nodes * (columns < 4 ? 3 : 2) / 4);
+
+      /* As the window shows them: each tile in view one image, drawn
+       * once, the same but for antialiased edges (rounded to 8 bits once
+       * more: one level at most). */
+      _smprof_timeline_set_raster_tiles (self, TRUE);
+      rastered = render (self);
+      frame_nodes (timeline, &raster_colors, &n_textures);
+      g_test_message ("as images: %u image nodes and %u colour nodes in a frame", n_textures, raster_colors);
+      g_assert_true (ui_test_near_pixels (whole, rastered, 0, 0, WIDTH, 700, 1));
+      g_assert_cmpuint (n_textures, >, 0);
+      g_assert_cmpuint (raster_colors, <, tiled_nodes / 10);
     }
+  _smprof_timeline_set_raster_tiles (self, TRUE);
 
   gtk_window_destroy (GTK_WINDOW (window));
   for (guint n = 0; n < n_nodes; n++)

@@ -247,6 +247,38 @@ ui_test_pixel_near (guint32 a,
   return TRUE;
 }
 
+/* Whether every pixel of the area is within @tolerance of the other's, on
+ * each channel; says how many differ at all, and by how much at most. */
+gboolean
+ui_test_near_pixels (GdkTexture *a,
+                     GdkTexture *b,
+                     int         x,
+                     int         y,
+                     int         width,
+                     int         height,
+                     int         tolerance)
+{
+  guint n_differ = 0;
+  int worst = 0;
+
+  g_assert_cmpint (width, >, 0);
+  g_assert_cmpint (height, >, 0);
+  for (int j = y; j < y + height; j++)
+    for (int i = x; i < x + width; i++)
+      {
+        guint32 pa = ui_test_pixel (a, i, j), pb = ui_test_pixel (b, i, j);
+
+        if (pa == pb)
+          continue;
+        n_differ++;
+        for (guint shift = 0; shift <= 24; shift += 8)
+          worst = MAX (worst, abs ((int) ((pa >> shift) & 0xff) - (int) ((pb >> shift) & 0xff)));
+      }
+
+  g_test_message ("%u of %d pixels differ, by %d at most", n_differ, width * height, worst);
+  return worst <= tolerance;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Real input: X events through xdotool (XTEST), the way a person's keys and
  * clicks arrive, so that every controller on the way sees them in order (a

@@ -34,6 +34,13 @@ gboolean       ui_test_same_pixels       (GdkTexture     *a,
                                           int             y,
                                           int             width,
                                           int             height);
+gboolean       ui_test_near_pixels       (GdkTexture     *a,
+                                          GdkTexture     *b,
+                                          int             x,
+                                          int             y,
+                                          int             width,
+                                          int             height,
+                                          int             tolerance);
 gboolean       ui_test_pixel_near        (guint32         a,
                                           guint32         b,
                                           int             tolerance);
