@@ -46,6 +46,25 @@ cache_valid (const SmprofTimelineCache    *cache,
 }
 
 static void
+row_tiles_clear (gpointer data)
+{
+  SmprofTimelineRowTiles *row = data;
+
+  g_clear_pointer (&row->node, gsk_render_node_unref);
+  g_clear_pointer (&row->rasters, g_ptr_array_unref);
+  row->recorded = FALSE;
+}
+
+static void
+cache_forget (SmprofTimelineCache *cache)
+{
+  g_clear_pointer (&cache->node, gsk_render_node_unref);
+  _smprof_timeline_rasters_clear (cache);
+  if (cache->row_tiles != NULL)
+    g_array_set_size (cache->row_tiles, 0);
+}
+
+static void
 cache_prepare (SmprofTimelineCache          *cache,
                SmprofTimelineAxis            axis,
                const SmprofTimelineViewport *vp,
@@ -53,8 +72,8 @@ cache_prepare (SmprofTimelineCache          *cache,
                double                        rows_height,
                guint                         generation)
 {
-  g_clear_pointer (&cache->node, gsk_render_node_unref);
-  _smprof_timeline_rasters_clear (cache);
+  cache_forget (cache);
+  cache->n_prepared++;
   cache->axis = axis;
   cache->scale = vp->width / vp->span;
   /* Half a screen around what is shown: a pan replays the node. */
@@ -74,8 +93,8 @@ cache_width (const SmprofTimelineCache *cache)
 void
 _smprof_timeline_cache_clear (SmprofTimelineCache *cache)
 {
-  g_clear_pointer (&cache->node, gsk_render_node_unref);
-  _smprof_timeline_rasters_clear (cache);
+  cache_forget (cache);
+  g_clear_pointer (&cache->row_tiles, g_array_unref);
   cache->scale = 0;
 }
 
@@ -90,12 +109,28 @@ node_in_view (GskRenderNode         *node,
   return graphene_rect_intersection (&bounds, visible, NULL);
 }
 
+/* Where a frame puts the cache's content: the translation, rounded to the
+ * device's pixels (@scale per logical one), since a pan or a scroll by a
+ * fraction of a pixel would otherwise draw every image of the blocks
+ * again; and the content shown (@width x @rows_height of the widget, right
+ * of the labels), in the cache's coordinates. */
+static void
+cache_placement (const SmprofTimelineCache    *cache,
+                 const SmprofTimelineViewport *vp,
+                 double                        vscroll,
+                 double                        width,
+                 double                        rows_height,
+                 int                           scale,
+                 graphene_point_t             *offset,
+                 graphene_rect_t              *visible)
+{
+  offset->x = round ((vp->x + (cache->start - vp->start) * cache->scale) * scale) / scale;
+  offset->y = round ((SMPROF_TIMELINE_RULER_HEIGHT - vscroll) * scale) / scale;
+  *visible = GRAPHENE_RECT_INIT (vp->x - offset->x, vscroll, width - vp->x, rows_height);
+}
+
 /* The cache's node, translated to where the view is now; of a container,
- * when @cull, only the children that meet the rows shown (@width x
- * @rows_height of the widget, right of the labels), as images when
- * @raster. The translation is rounded to the device's pixels (@scale per
- * logical one): a pan or a scroll by a fraction of a pixel would otherwise
- * draw every image again. */
+ * when @cull, only the children that meet the rows shown. */
 static void
 cache_append (SmprofTimelineCache          *cache,
               GtkSnapshot                  *snapshot,
@@ -104,29 +139,24 @@ cache_append (SmprofTimelineCache          *cache,
               double                        width,
               double                        rows_height,
               gboolean                      cull,
-              int                           scale,
-              gboolean                      raster)
+              int                           scale)
 {
-  double dx = round ((vp->x + (cache->start - vp->start) * cache->scale) * scale) / scale;
-  double dy = round ((SMPROF_TIMELINE_RULER_HEIGHT - vscroll) * scale) / scale;
-  graphene_rect_t visible = GRAPHENE_RECT_INIT (vp->x - dx, vscroll, width - vp->x, rows_height);
+  graphene_point_t offset;
+  graphene_rect_t visible;
 
   if (cache->node == NULL)
     return;
 
+  cache_placement (cache, vp, vscroll, width, rows_height, scale, &offset, &visible);
   gtk_snapshot_save (snapshot);
-  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (dx, dy));
+  gtk_snapshot_translate (snapshot, &offset);
   if (cull && gsk_render_node_get_node_type (cache->node) == GSK_CONTAINER_NODE)
     {
       for (guint i = 0; i < gsk_container_node_get_n_children (cache->node); i++)
         {
           GskRenderNode *child = gsk_container_node_get_child (cache->node, i);
 
-          if (!node_in_view (child, &visible))
-            continue;
-          if (raster)
-            child = _smprof_timeline_rasters_get (cache, i, dx, dy, scale);
-          if (child != NULL)
+          if (node_in_view (child, &visible))
             gtk_snapshot_append_node (snapshot, child);
         }
     }
@@ -569,8 +599,6 @@ ensure_blocks (SmprofTimeline               *self,
                double                        rows_height)
 {
   SmprofTimelineCache *cache = &self->blocks;
-  g_autoptr(GPtrArray) tiles = g_ptr_array_new_with_free_func ((GDestroyNotify) gsk_render_node_unref);
-  Column columns[MAX_TILE_COLUMNS];
   guint first, last;
 
   if (cache_valid (cache, _smprof_timeline_axis (self), vp, self->vscroll, self->vscroll + rows_height, self->blocks_generation))
@@ -578,13 +606,137 @@ ensure_blocks (SmprofTimeline               *self,
 
   cache_prepare (cache, _smprof_timeline_axis (self), vp, self->vscroll, rows_height, self->blocks_generation);
   cache_rows (self, cache, &first, &last);
-  tile_columns (cache, MAX (self->tile_columns, 1), columns);
 
-  for (guint r = first; r < last; r++)
-    add_row_tiles (self, cache, _smprof_timeline_get_row (self, r), columns, tiles);
+  /* Drawn whole, for the tests: one node of every row. */
+  if (self->tile_columns == 0)
+    {
+      g_autoptr(GPtrArray) tiles = g_ptr_array_new_with_free_func ((GDestroyNotify) gsk_render_node_unref);
+      Column column;
 
-  if (tiles->len > 0)
-    cache->node = gsk_container_node_new ((GskRenderNode **) tiles->pdata, tiles->len);
+      tile_columns (cache, 1, &column);
+      for (guint r = first; r < last; r++)
+        add_row_tiles (self, cache, _smprof_timeline_get_row (self, r), &column, tiles);
+      if (tiles->len > 0)
+        cache->node = gsk_container_node_new ((GskRenderNode **) tiles->pdata, tiles->len);
+      return;
+    }
+
+  /* Tiled: each row recorded when a frame first shows it, so that opening
+   * or scrolling a job of hundreds of nodes records the rows in view, not
+   * the half screens around them too. */
+  if (cache->row_tiles == NULL)
+    {
+      cache->row_tiles = g_array_new (FALSE, TRUE, sizeof (SmprofTimelineRowTiles));
+      g_array_set_clear_func (cache->row_tiles, row_tiles_clear);
+    }
+  cache->first_row = first;
+  g_array_set_size (cache->row_tiles, last - first);
+}
+
+/* Row @index of the blocks' cache, recorded now if it is not yet. */
+static SmprofTimelineRowTiles *
+record_row (SmprofTimeline *self,
+            guint           index)
+{
+  SmprofTimelineCache *cache = &self->blocks;
+  SmprofTimelineRowTiles *row_tiles = &g_array_index (cache->row_tiles, SmprofTimelineRowTiles, index);
+
+  if (!row_tiles->recorded)
+    {
+      g_autoptr(GPtrArray) tiles = g_ptr_array_new_with_free_func ((GDestroyNotify) gsk_render_node_unref);
+      Column columns[MAX_TILE_COLUMNS];
+
+      tile_columns (cache, self->tile_columns, columns);
+      add_row_tiles (self, cache, _smprof_timeline_get_row (self, cache->first_row + index), columns, tiles);
+      if (tiles->len > 0)
+        row_tiles->node = gsk_container_node_new ((GskRenderNode **) tiles->pdata, tiles->len);
+      row_tiles->recorded = TRUE;
+    }
+
+  return row_tiles;
+}
+
+/* How far a row's tiles may reach past its top or bottom (marks and ticks
+ * drawn on its edge): rows this close to the view are looked at too, and
+ * their tiles' own bounds decide. */
+#define ROW_OVERHANG 16
+
+/* The tiled blocks of the rows shown: each tile that meets the view, as
+ * an image when @raster. */
+static void
+blocks_append (SmprofTimeline               *self,
+               GtkSnapshot                  *snapshot,
+               const SmprofTimelineViewport *vp,
+               double                        width,
+               double                        rows_height,
+               int                           scale,
+               gboolean                      raster)
+{
+  SmprofTimelineCache *cache = &self->blocks;
+  graphene_point_t offset;
+  graphene_rect_t visible;
+  guint first;
+
+  if (cache->row_tiles == NULL)
+    return;
+
+  cache_placement (cache, vp, self->vscroll, width, rows_height, scale, &offset, &visible);
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot, &offset);
+
+  first = MAX (cache->first_row, _smprof_timeline_row_lower_bound (self, visible.origin.y - ROW_OVERHANG));
+  for (guint r = first; r < cache->first_row + cache->row_tiles->len; r++)
+    {
+      SmprofTimelineRowTiles *row_tiles;
+
+      if (_smprof_timeline_get_row (self, r)->y >= visible.origin.y + visible.size.height + ROW_OVERHANG)
+        break;
+
+      row_tiles = record_row (self, r - cache->first_row);
+      if (row_tiles->node == NULL)
+        continue;
+
+      for (guint i = 0; i < gsk_container_node_get_n_children (row_tiles->node); i++)
+        {
+          GskRenderNode *tile = gsk_container_node_get_child (row_tiles->node, i);
+
+          if (!node_in_view (tile, &visible))
+            continue;
+          if (raster)
+            {
+              GskRenderNode *image = _smprof_timeline_rasters_get (self, row_tiles, i, offset.x, offset.y, scale);
+
+              if (image != NULL)
+                tile = image;
+            }
+          gtk_snapshot_append_node (snapshot, tile);
+        }
+    }
+
+  gtk_snapshot_restore (snapshot);
+}
+
+/* For tests: every row of the blocks' cache, recorded, in one node. */
+GskRenderNode *
+_smprof_timeline_dup_blocks_node (SmprofTimeline *self)
+{
+  SmprofTimelineCache *cache = &self->blocks;
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+
+  if (cache->node != NULL)
+    return gsk_render_node_ref (cache->node);
+  if (cache->row_tiles == NULL)
+    return NULL;
+
+  for (guint i = 0; i < cache->row_tiles->len; i++)
+    {
+      SmprofTimelineRowTiles *row_tiles = record_row (self, i);
+
+      if (row_tiles->node != NULL)
+        g_ptr_array_add (rows, row_tiles->node);
+    }
+
+  return rows->len > 0 ? gsk_container_node_new ((GskRenderNode **) rows->pdata, rows->len) : NULL;
 }
 
 typedef struct
@@ -800,11 +952,15 @@ _smprof_timeline_snapshot (GtkWidget   *widget,
                                                          width - vp.x, rows_height));
 
   ensure_blocks (self, &vp, rows_height);
-  cache_append (&self->blocks, snapshot, &vp, self->vscroll, width, rows_height, self->tile_columns > 0,
-                gtk_widget_get_scale_factor (widget), self->raster_tiles);
+  if (self->tile_columns > 0)
+    blocks_append (self, snapshot, &vp, width, rows_height, gtk_widget_get_scale_factor (widget),
+                   self->raster_tiles);
+  else
+    cache_append (&self->blocks, snapshot, &vp, self->vscroll, width, rows_height, FALSE,
+                  gtk_widget_get_scale_factor (widget));
   ensure_overlay (self, &vp, rows_height);
   cache_append (&self->overlay, snapshot, &vp, self->vscroll, width, rows_height, TRUE,
-                gtk_widget_get_scale_factor (widget), FALSE);
+                gtk_widget_get_scale_factor (widget));
   _smprof_timeline_draw_compare (self, snapshot);
   _smprof_timeline_draw_outliers (self, snapshot);
 

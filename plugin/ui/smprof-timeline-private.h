@@ -60,13 +60,28 @@ typedef struct
   double              y0;      /* content rows the node covers */
   double              y1;
   guint               generation;
-  /* The node's tiles as images, drawn as frames show them
-   * (smprof-timeline-raster.c); NULL entries not drawn yet */
-  GPtrArray          *rasters;
+  /* Tiled (the blocks): the rows' tiles, SmprofTimelineRowTiles from
+   * @first_row on, each recorded when a frame first shows its row
+   * (smprof-timeline-draw.c), and drawn into images
+   * (smprof-timeline-raster.c) at this sub-pixel position and scale */
+  GArray             *row_tiles;
+  guint               first_row;
+  guint               n_prepared;  /* for tests: how often it was started again */
   double              raster_phase_x;
   double              raster_phase_y;
   int                 raster_scale;
+  double              raster_dx;     /* where the last frame put the cache */
+  double              raster_dy;
+  GArray             *raster_queue;  /* tiles whose images are to be drawn */
+  guint               raster_source;
 } SmprofTimelineCache;
+
+typedef struct
+{
+  gboolean       recorded;
+  GskRenderNode *node;     /* a container of the row's tiles; NULL: nothing to draw */
+  GPtrArray     *rasters;  /* the tiles as images, NULL entries not drawn yet */
+} SmprofTimelineRowTiles;
 
 struct _SmprofTimeline
 {
@@ -274,11 +289,15 @@ void                      _smprof_timeline_snapshot           (GtkWidget        
                                                                GtkSnapshot              *snapshot);
 void                      _smprof_timeline_cache_clear        (SmprofTimelineCache      *cache);
 void                      _smprof_timeline_rasters_clear      (SmprofTimelineCache      *cache);
-GskRenderNode            *_smprof_timeline_rasters_get        (SmprofTimelineCache      *cache,
+gboolean                  _smprof_timeline_rasters_pending    (SmprofTimeline           *self);
+void                      _smprof_timeline_rasters_dispose    (SmprofTimeline           *self);
+GskRenderNode            *_smprof_timeline_rasters_get        (SmprofTimeline           *self,
+                                                               SmprofTimelineRowTiles   *row,
                                                                guint                     index,
                                                                double                    dx,
                                                                double                    dy,
                                                                int                       scale);
+GskRenderNode            *_smprof_timeline_dup_blocks_node    (SmprofTimeline           *self);
 void                      _smprof_timeline_set_raster_tiles   (SmprofTimeline           *self,
                                                                gboolean                  raster);
 void                      _smprof_timeline_set_tile_columns   (SmprofTimeline           *self,

@@ -239,6 +239,7 @@ smprof_timeline_dispose (GObject *object)
 {
   SmprofTimeline *self = (SmprofTimeline *) object;
 
+  _smprof_timeline_rasters_dispose (self);
   _smprof_timeline_cache_clear (&self->blocks);
   _smprof_timeline_cache_clear (&self->overlay);
   _smprof_timeline_outliers_dispose (self);
