@@ -30,154 +30,6 @@
 
 /* Drawing --------------------------------------------------------------------------- */
 
-static gboolean
-cache_valid (const SmprofTimelineCache    *cache,
-             SmprofTimelineAxis            axis,
-             const SmprofTimelineViewport *vp,
-             double                        y0,
-             double                        y1,
-             guint                         generation)
-{
-  return cache->scale == vp->width / vp->span &&
-         cache->axis == axis &&
-         cache->generation == generation &&
-         cache->start <= vp->start && vp->start + vp->span <= cache->end &&
-         cache->y0 <= y0 && y1 <= cache->y1;
-}
-
-static void
-row_tiles_clear (gpointer data)
-{
-  SmprofTimelineRowTiles *row = data;
-
-  g_clear_pointer (&row->node, gsk_render_node_unref);
-  g_clear_pointer (&row->rasters, g_ptr_array_unref);
-  row->recorded = FALSE;
-}
-
-static void
-cache_forget (SmprofTimelineCache *cache)
-{
-  g_clear_pointer (&cache->node, gsk_render_node_unref);
-  _smprof_timeline_rasters_clear (cache);
-  if (cache->row_tiles != NULL)
-    g_array_set_size (cache->row_tiles, 0);
-}
-
-static void
-cache_prepare (SmprofTimelineCache          *cache,
-               SmprofTimelineAxis            axis,
-               const SmprofTimelineViewport *vp,
-               double                        vscroll,
-               double                        rows_height,
-               guint                         generation)
-{
-  cache_forget (cache);
-  cache->n_prepared++;
-  cache->axis = axis;
-  cache->scale = vp->width / vp->span;
-  /* Half a screen around what is shown: a pan replays the node. */
-  cache->start = vp->start - vp->span / 2;
-  cache->end = vp->start + 1.5 * vp->span;
-  cache->y0 = MAX (0, vscroll - rows_height / 2);
-  cache->y1 = vscroll + 1.5 * rows_height;
-  cache->generation = generation;
-}
-
-static double
-cache_width (const SmprofTimelineCache *cache)
-{
-  return (cache->end - cache->start) * cache->scale;
-}
-
-void
-_smprof_timeline_cache_clear (SmprofTimelineCache *cache)
-{
-  cache_forget (cache);
-  g_clear_pointer (&cache->row_tiles, g_array_unref);
-  cache->scale = 0;
-}
-
-/* Whether @node, in the cache's coordinates, meets @visible. */
-static gboolean
-node_in_view (GskRenderNode         *node,
-              const graphene_rect_t *visible)
-{
-  graphene_rect_t bounds;
-
-  gsk_render_node_get_bounds (node, &bounds);
-  return graphene_rect_intersection (&bounds, visible, NULL);
-}
-
-/* Where a frame puts the cache's content: the translation, rounded to the
- * device's pixels (@scale per logical one), since a pan or a scroll by a
- * fraction of a pixel would otherwise draw every image of the blocks
- * again; and the content shown (@width x @rows_height of the widget, right
- * of the labels), in the cache's coordinates. */
-static void
-cache_placement (const SmprofTimelineCache    *cache,
-                 const SmprofTimelineViewport *vp,
-                 double                        vscroll,
-                 double                        width,
-                 double                        rows_height,
-                 int                           scale,
-                 graphene_point_t             *offset,
-                 graphene_rect_t              *visible)
-{
-  offset->x = round ((vp->x + (cache->start - vp->start) * cache->scale) * scale) / scale;
-  offset->y = round ((SMPROF_TIMELINE_RULER_HEIGHT - vscroll) * scale) / scale;
-  *visible = GRAPHENE_RECT_INIT (vp->x - offset->x, vscroll, width - vp->x, rows_height);
-}
-
-/* The cache's node, translated to where the view is now; of a container,
- * when @cull, only the children that meet the rows shown. */
-static void
-cache_append (SmprofTimelineCache          *cache,
-              GtkSnapshot                  *snapshot,
-              const SmprofTimelineViewport *vp,
-              double                        vscroll,
-              double                        width,
-              double                        rows_height,
-              gboolean                      cull,
-              int                           scale)
-{
-  graphene_point_t offset;
-  graphene_rect_t visible;
-
-  if (cache->node == NULL)
-    return;
-
-  cache_placement (cache, vp, vscroll, width, rows_height, scale, &offset, &visible);
-  gtk_snapshot_save (snapshot);
-  gtk_snapshot_translate (snapshot, &offset);
-  if (cull && gsk_render_node_get_node_type (cache->node) == GSK_CONTAINER_NODE)
-    {
-      for (guint i = 0; i < gsk_container_node_get_n_children (cache->node); i++)
-        {
-          GskRenderNode *child = gsk_container_node_get_child (cache->node, i);
-
-          if (node_in_view (child, &visible))
-            gtk_snapshot_append_node (snapshot, child);
-        }
-    }
-  else
-    gtk_snapshot_append_node (snapshot, cache->node);
-  gtk_snapshot_restore (snapshot);
-}
-
-/* The rows the cache covers: [first, last) */
-static void
-cache_rows (SmprofTimeline            *self,
-            const SmprofTimelineCache *cache,
-            guint                     *first,
-            guint                     *last)
-{
-  *first = _smprof_timeline_row_lower_bound (self, cache->y0);
-  *last = *first;
-  while (*last < self->rows->len && _smprof_timeline_get_row (self, *last)->y < cache->y1)
-    (*last)++;
-}
-
 /* The step an interval belongs to; initialization and finalization by name. */
 static char *
 item_label (const SmprofTimelineItem *item)
@@ -438,7 +290,7 @@ draw_steps (SmprofTimeline            *self,
 {
   const SmprofTimelineStep *steps;
   SmprofTimelineAxis axis = cache->axis;
-  double width = cache_width (cache);
+  double width = _smprof_timeline_cache_width (cache);
   guint n, first, last, i;
 
   steps = smprof_timeline_steps_get_node (self->steps, row->node, &n);
@@ -519,7 +371,7 @@ tile_columns (const SmprofTimelineCache *cache,
               guint                      n,
               Column                    *columns)
 {
-  double width = cache_width (cache);
+  double width = _smprof_timeline_cache_width (cache);
 
   for (guint c = 0; c < n; c++)
     {
@@ -562,7 +414,7 @@ add_row_tiles (SmprofTimeline            *self,
       {
         BlocksData data = {
           .y = _smprof_timeline_lane_block_y (self, row, lane),
-          .width = cache_width (cache),
+          .width = _smprof_timeline_cache_width (cache),
           .min_start = columns[c].min_start,
           .max_start = columns[c].max_start,
         };
@@ -580,7 +432,7 @@ add_row_tiles (SmprofTimeline            *self,
 
       track.alpha = 0.06;
       snapshot = gtk_snapshot_new ();
-      _smprof_timeline_append_rect (snapshot, &track, -2, row->steps_y, cache_width (cache) + 4,
+      _smprof_timeline_append_rect (snapshot, &track, -2, row->steps_y, _smprof_timeline_cache_width (cache) + 4,
                                     self->metrics.steps_height);
       add_tile (tiles, snapshot);
 
@@ -601,11 +453,13 @@ ensure_blocks (SmprofTimeline               *self,
   SmprofTimelineCache *cache = &self->blocks;
   guint first, last;
 
-  if (cache_valid (cache, _smprof_timeline_axis (self), vp, self->vscroll, self->vscroll + rows_height, self->blocks_generation))
+  if (_smprof_timeline_cache_valid (cache, _smprof_timeline_axis (self), vp, self->vscroll, self->vscroll + rows_height,
+                                    self->blocks_generation))
     return;
 
-  cache_prepare (cache, _smprof_timeline_axis (self), vp, self->vscroll, rows_height, self->blocks_generation);
-  cache_rows (self, cache, &first, &last);
+  _smprof_timeline_cache_prepare (cache, _smprof_timeline_axis (self), vp, self->vscroll, rows_height,
+                                  self->blocks_generation);
+  _smprof_timeline_cache_rows (self, cache, &first, &last);
 
   /* Drawn whole, for the tests: one node of every row. */
   if (self->tile_columns == 0)
@@ -627,7 +481,7 @@ ensure_blocks (SmprofTimeline               *self,
   if (cache->row_tiles == NULL)
     {
       cache->row_tiles = g_array_new (FALSE, TRUE, sizeof (SmprofTimelineRowTiles));
-      g_array_set_clear_func (cache->row_tiles, row_tiles_clear);
+      g_array_set_clear_func (cache->row_tiles, _smprof_timeline_row_tiles_clear);
     }
   cache->first_row = first;
   g_array_set_size (cache->row_tiles, last - first);
@@ -680,7 +534,7 @@ blocks_append (SmprofTimeline               *self,
   if (cache->row_tiles == NULL)
     return;
 
-  cache_placement (cache, vp, self->vscroll, width, rows_height, scale, &offset, &visible);
+  _smprof_timeline_cache_placement (cache, vp, self->vscroll, width, rows_height, scale, &offset, &visible);
   gtk_snapshot_save (snapshot);
   gtk_snapshot_translate (snapshot, &offset);
 
@@ -700,7 +554,7 @@ blocks_append (SmprofTimeline               *self,
         {
           GskRenderNode *tile = gsk_container_node_get_child (row_tiles->node, i);
 
-          if (!node_in_view (tile, &visible))
+          if (!_smprof_timeline_node_in_view (tile, &visible))
             continue;
           if (raster)
             {
@@ -847,10 +701,12 @@ ensure_overlay (SmprofTimeline               *self,
   double start, end;
   guint first, last;
 
-  if (cache_valid (cache, _smprof_timeline_axis (self), vp, self->vscroll, self->vscroll + rows_height, self->overlay_generation))
+  if (_smprof_timeline_cache_valid (cache, _smprof_timeline_axis (self), vp, self->vscroll, self->vscroll + rows_height,
+                                    self->overlay_generation))
     return;
 
-  cache_prepare (cache, _smprof_timeline_axis (self), vp, self->vscroll, rows_height, self->overlay_generation);
+  _smprof_timeline_cache_prepare (cache, _smprof_timeline_axis (self), vp, self->vscroll, rows_height,
+                                  self->overlay_generation);
 
   if (!self->dragging && self->selection == NULL)
     return;
@@ -860,7 +716,7 @@ ensure_overlay (SmprofTimeline               *self,
   if (_smprof_timeline_shaded_range (self, &start, &end))
     {
       double x0 = MAX ((start - cache->start) * cache->scale, -2);
-      double x1 = MIN ((end - cache->start) * cache->scale, cache_width (cache) + 2);
+      double x1 = MIN ((end - cache->start) * cache->scale, _smprof_timeline_cache_width (cache) + 2);
       double y1 = MAX (cache->y1, self->content_height);
       GdkRGBA shade = _smprof_timeline_accent_color (self, 0.18);
       GdkRGBA edge = _smprof_timeline_accent_color (self, 0.9);
@@ -872,7 +728,7 @@ ensure_overlay (SmprofTimeline               *self,
       _smprof_timeline_append_rect (snapshot, &edge, x1 - 1, cache->y0, 1, y1 - cache->y0);
     }
 
-  cache_rows (self, cache, &first, &last);
+  _smprof_timeline_cache_rows (self, cache, &first, &last);
   for (guint r = first; r < last; r++)
     {
       const SmprofTimelineRow *row = _smprof_timeline_get_row (self, r);
@@ -880,7 +736,7 @@ ensure_overlay (SmprofTimeline               *self,
 
       for (guint lane = 0; lane < n_lanes; lane++)
         {
-          OverlayData data = { .outline.y = _smprof_timeline_lane_block_y (self, row, lane), .width = cache_width (cache) };
+          OverlayData data = { .outline.y = _smprof_timeline_lane_block_y (self, row, lane), .width = _smprof_timeline_cache_width (cache) };
           double s = cache->start, e = cache->end;
 
           if (self->dragging)
@@ -956,11 +812,11 @@ _smprof_timeline_snapshot (GtkWidget   *widget,
     blocks_append (self, snapshot, &vp, width, rows_height, gtk_widget_get_scale_factor (widget),
                    self->raster_tiles);
   else
-    cache_append (&self->blocks, snapshot, &vp, self->vscroll, width, rows_height, FALSE,
-                  gtk_widget_get_scale_factor (widget));
+    _smprof_timeline_cache_append (&self->blocks, snapshot, &vp, self->vscroll, width, rows_height, FALSE,
+                                   gtk_widget_get_scale_factor (widget));
   ensure_overlay (self, &vp, rows_height);
-  cache_append (&self->overlay, snapshot, &vp, self->vscroll, width, rows_height, TRUE,
-                gtk_widget_get_scale_factor (widget));
+  _smprof_timeline_cache_append (&self->overlay, snapshot, &vp, self->vscroll, width, rows_height, TRUE,
+                                 gtk_widget_get_scale_factor (widget));
   _smprof_timeline_draw_compare (self, snapshot);
   _smprof_timeline_draw_outliers (self, snapshot);
 

@@ -289,6 +289,46 @@ void                      _smprof_timeline_snapshot           (GtkWidget        
                                                                GtkSnapshot              *snapshot);
 void                      _smprof_timeline_cache_clear        (SmprofTimelineCache      *cache);
 void                      _smprof_timeline_rasters_clear      (SmprofTimelineCache      *cache);
+/* smprof-timeline-cache.c */
+gboolean                  _smprof_timeline_cache_valid        (const SmprofTimelineCache    *cache,
+                                                               SmprofTimelineAxis            axis,
+                                                               const SmprofTimelineViewport *vp,
+                                                               double                        y0,
+                                                               double                        y1,
+                                                               guint                         generation);
+void                      _smprof_timeline_row_tiles_clear    (gpointer                      data);
+void                      _smprof_timeline_cache_forget       (SmprofTimelineCache          *cache);
+void                      _smprof_timeline_cache_prepare      (SmprofTimelineCache          *cache,
+                                                               SmprofTimelineAxis            axis,
+                                                               const SmprofTimelineViewport *vp,
+                                                               double                        vscroll,
+                                                               double                        rows_height,
+                                                               guint                         generation);
+double                    _smprof_timeline_cache_width        (const SmprofTimelineCache    *cache);
+gboolean                  _smprof_timeline_node_in_view       (GskRenderNode                *node,
+                                                               const graphene_rect_t        *visible);
+void                      _smprof_timeline_cache_placement    (const SmprofTimelineCache    *cache,
+                                                               const SmprofTimelineViewport *vp,
+                                                               double                        vscroll,
+                                                               double                        width,
+                                                               double                        rows_height,
+                                                               int                           scale,
+                                                               graphene_point_t             *offset,
+                                                               graphene_rect_t              *visible);
+void                      _smprof_timeline_cache_append       (SmprofTimelineCache          *cache,
+                                                               GtkSnapshot                  *snapshot,
+                                                               const SmprofTimelineViewport *vp,
+                                                               double                        vscroll,
+                                                               double                        width,
+                                                               double                        rows_height,
+                                                               gboolean                      cull,
+                                                               int                           scale);
+void                      _smprof_timeline_cache_rows         (SmprofTimeline               *self,
+                                                               const SmprofTimelineCache    *cache,
+                                                               guint                        *first,
+                                                               guint                        *last);
+
+/* smprof-timeline-raster.c */
 gboolean                  _smprof_timeline_rasters_pending    (SmprofTimeline           *self);
 void                      _smprof_timeline_rasters_dispose    (SmprofTimeline           *self);
 GskRenderNode            *_smprof_timeline_rasters_get        (SmprofTimeline           *self,
