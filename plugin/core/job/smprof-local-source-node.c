@@ -6,11 +6,8 @@
 
 /* Listing one node folder: its interval folders and the files in them, with
  * as few system calls as tens of thousands of folders need (getdents64(),
- * folders opened relative to their parent, a large folder split over
- * threads), and the plain way when that fails. */
-
-/* getdents64() */
-#define _GNU_SOURCE
+ * entry types from the folder, folders opened relative to their parent, a
+ * large folder split over threads), and the plain way when that fails. */
 
 #include "config.h"
 
@@ -31,7 +28,7 @@ list_interval_folder (SmprofLocalSource *self,
                       const char        *relative)
 {
   g_autofree char *path = g_build_filename (self->root, relative, NULL);
-  g_autoptr(GPtrArray) names = NULL;
+  g_autoptr(GArray) names = NULL;
   g_autoptr(GError) error = NULL;
   guint n_files = 0;
 
@@ -44,7 +41,7 @@ list_interval_folder (SmprofLocalSource *self,
 
   for (guint i = 0; i < names->len; i++)
     {
-      const char *name = g_ptr_array_index (names, i);
+      const char *name = g_array_index (names, SmprofFolderEntry, i).name;
       g_autofree char *child = g_build_filename (path, name, NULL);
       g_autofree char *child_relative = g_strconcat (relative, "/", name, NULL);
       GStatBuf st;
@@ -76,7 +73,7 @@ list_node_folder_by_path (SmprofLocalSource *self,
                           GCancellable      *cancellable)
 {
   g_autofree char *path = g_build_filename (self->root, relative, NULL);
-  g_autoptr(GPtrArray) names = NULL;
+  g_autoptr(GArray) names = NULL;
   g_autoptr(GError) error = NULL;
 
   names = _smprof_local_source_read_sorted_folder (path, &error);
@@ -88,7 +85,7 @@ list_node_folder_by_path (SmprofLocalSource *self,
 
   for (guint i = 0; i < names->len && !g_cancellable_is_cancelled (cancellable); i++)
     {
-      const char *name = g_ptr_array_index (names, i);
+      const char *name = g_array_index (names, SmprofFolderEntry, i).name;
       g_autofree char *child = g_build_filename (path, name, NULL);
       g_autofree char *child_relative = g_strconcat (relative, "/", name, NULL);
       GStatBuf st;
@@ -109,122 +106,6 @@ list_node_folder_by_path (SmprofLocalSource *self,
     }
 }
 
-/* A job holds one interval folder per profiled step interval, tens of
- * thousands of them, so listing costs a few system calls per folder at most:
- * folders are opened relative to their node folder, and entries the directory
- * already says are folders are not stat()ed. Whatever fails on this path is
- * retried on the plain one above, which words the problem. */
-typedef struct
-{
-  char   *name;
-  guint8  type;   /* d_type, or DT_UNKNOWN */
-} FolderName;
-
-static void
-folder_name_clear (gpointer data)
-{
-  g_free (((FolderName *) data)->name);
-}
-
-static int
-compare_folder_names (gconstpointer a,
-                      gconstpointer b)
-{
-  return strcmp (((const FolderName *) a)->name, ((const FolderName *) b)->name);
-}
-
-static void
-add_folder_name (GArray     *names,
-                 const char *name,
-                 guint8      type)
-{
-  FolderName entry = { NULL, type };
-
-  if (strcmp (name, ".") == 0 || strcmp (name, "..") == 0)
-    return;
-
-  entry.name = g_strdup (name);
-  g_array_append_val (names, entry);
-}
-
-/* Returns the names in the folder open at @fd (which stays open) sorted, or
- * %NULL if it cannot be read. */
-static GArray *
-read_sorted_fd (int fd)
-{
-  g_autoptr(GArray) names = g_array_new (FALSE, FALSE, sizeof (FolderName));
-
-  g_array_set_clear_func (names, folder_name_clear);
-
-#if defined(__GLIBC__) && __GLIBC_PREREQ (2, 30)
-  {
-    /* Straight from the kernel: a DIR would cost an fstat(), an fcntl() and
-     * a 32 KiB buffer per folder, which tens of thousands of folders feel.
-     * A node folder holds thousands of entries, though, which fewer, larger
-     * reads list a quarter faster: after a first read that fills the small
-     * buffer, the rest is read into a large one. */
-    union { struct dirent64 align; char bytes[4096]; } small;
-    g_autofree char *large = NULL;
-    char *buffer = small.bytes;
-    gsize buffer_size = sizeof small.bytes;
-    ssize_t length;
-
-    while ((length = getdents64 (fd, buffer, buffer_size)) > 0)
-      {
-        for (ssize_t offset = 0; offset < length;)
-          {
-            const struct dirent64 *dent = (const struct dirent64 *) (gpointer) (buffer + offset);
-
-            add_folder_name (names, dent->d_name, dent->d_type);
-            offset += dent->d_reclen;
-          }
-
-        if (large == NULL && (gsize) length + 1024 > buffer_size)
-          {
-            buffer_size = 64 * 1024;
-            buffer = large = g_malloc (buffer_size);
-          }
-      }
-
-    if (length < 0)
-      return NULL;
-  }
-#else
-  {
-    int copy = dup (fd);
-    DIR *dir = copy >= 0 ? fdopendir (copy) : NULL;
-    struct dirent *dent;
-
-    if (dir == NULL)
-      {
-        if (copy >= 0)
-          close (copy);
-        return NULL;
-      }
-
-    errno = 0;
-    while ((dent = readdir (dir)) != NULL)
-#ifdef _DIRENT_HAVE_D_TYPE
-      add_folder_name (names, dent->d_name, dent->d_type);
-#else
-      add_folder_name (names, dent->d_name, DT_UNKNOWN);
-#endif
-
-    if (errno != 0)
-      {
-        closedir (dir);
-        return NULL;
-      }
-
-    closedir (dir);
-  }
-#endif
-
-  g_array_sort (names, compare_folder_names);
-
-  return g_steal_pointer (&names);
-}
-
 /* list_interval_folder(), for an interval folder in the node folder @node_fd.
  * Returns %FALSE, having added nothing, when the folder cannot be read. */
 static gboolean
@@ -241,7 +122,10 @@ list_interval_folder_at (SmprofListing *listing,
   /* A stat() or two instead of reading the folder, when that is all the
    * caller needs (see SmprofListingOptions.stats_only). Records come from
    * the file names, whichever profiler folder they are in, so both are
-   * looked for. */
+   * looked for: reading the folder to see which is there would cost more
+   * (an openat(), two getdents64() and a close(), then the stat() of the
+   * stats file all the same, whose size and times the parsed index and a
+   * refresh key on). */
   if (stats_only)
     {
       static const char * const stats_files[] = { "python_stats", "python_stats.json" };
@@ -272,7 +156,7 @@ list_interval_folder_at (SmprofListing *listing,
   if (fd < 0)
     return FALSE;
 
-  names = read_sorted_fd (fd);
+  names = _smprof_local_source_read_sorted_fd (fd);
   if (names == NULL)
     {
       close (fd);
@@ -281,10 +165,17 @@ list_interval_folder_at (SmprofListing *listing,
 
   for (guint i = 0; i < names->len; i++)
     {
-      const FolderName *child = &g_array_index (names, FolderName, i);
-      g_autofree char *child_relative = g_strconcat (relative, "/", child->name, NULL);
+      const SmprofFolderEntry *child = &g_array_index (names, SmprofFolderEntry, i);
+      g_autofree char *child_relative = NULL;
       struct stat st;
 
+      /* A folder in an interval folder is not smdebug's: skipped unseen. A
+       * file's size and times are needed (the parsed index and a refresh
+       * key on them), so it is stat()ed whatever its type. */
+      if (child->type == DT_DIR)
+        continue;
+
+      child_relative = g_strconcat (relative, "/", child->name, NULL);
       if (fstatat (fd, child->name, &st, 0) != 0)
         {
           int saved_errno = errno;
@@ -326,7 +217,7 @@ list_node_entries (SmprofLocalSource          *self,
 {
   for (guint i = from; i < to && !g_cancellable_is_cancelled (cancellable); i++)
     {
-      const FolderName *child = &g_array_index (names, FolderName, i);
+      const SmprofFolderEntry *child = &g_array_index (names, SmprofFolderEntry, i);
       g_autofree char *child_relative = g_strconcat (relative, "/", child->name, NULL);
       struct stat st;
 
@@ -411,7 +302,7 @@ _smprof_local_source_list_node_folder (SmprofLocalSource          *self,
   int fd = open (path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
   if (fd >= 0)
-    names = read_sorted_fd (fd);
+    names = _smprof_local_source_read_sorted_fd (fd);
 
   if (names == NULL)
     {

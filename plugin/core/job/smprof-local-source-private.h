@@ -22,21 +22,38 @@ struct _SmprofLocalSource
   guint    scope_depth;
 };
 
+/**
+ * SmprofFolderEntry:
+ * @name: the entry's name
+ * @type: its type as the folder gives it (dirent's d_type: DT_DIR, DT_REG,
+ *   DT_LNK, ...), DT_UNKNOWN where the file system does not say
+ *
+ * One entry of a folder read by _smprof_local_source_read_sorted_fd().
+ */
+typedef struct
+{
+  char   *name;
+  guint8  type;
+} SmprofFolderEntry;
+
 /* smprof-local-source.c */
 gboolean _smprof_local_source_is_directory (const char        *path);
 guint64  _smprof_local_source_version      (const struct stat *st);
 
 /* smprof-local-source-listing.c */
-void       _smprof_local_source_add_io_problem     (SmprofListing               *listing,
-                                                    const char                  *relative,
-                                                    GError                      *error);
-GPtrArray *_smprof_local_source_read_sorted_folder (const char                  *path,
-                                                    GError                     **error);
-gboolean   _smprof_local_source_list               (SmprofSource                *source,
-                                                    const SmprofListingOptions  *options,
-                                                    SmprofListing               *listing,
-                                                    GCancellable                *cancellable,
-                                                    GError                     **error);
+void     _smprof_local_source_add_io_problem     (SmprofListing               *listing,
+                                                  const char                  *relative,
+                                                  GError                      *error);
+GArray  *_smprof_local_source_read_sorted_fd     (int                          fd);
+GArray  *_smprof_local_source_read_sorted_folder (const char                  *path,
+                                                  GError                     **error);
+gboolean _smprof_local_source_entry_is_directory (const char                  *folder,
+                                                  const SmprofFolderEntry     *entry);
+gboolean _smprof_local_source_list               (SmprofSource                *source,
+                                                  const SmprofListingOptions  *options,
+                                                  SmprofListing               *listing,
+                                                  GCancellable                *cancellable,
+                                                  GError                     **error);
 
 /* smprof-local-source-node.c */
 void _smprof_local_source_list_node_folder (SmprofLocalSource          *self,

@@ -1,0 +1,198 @@
+/* test-local-source.c: a local job's listing is the same whether its folders
+ * say what their entries are (d_type) or the source has to stat() them
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core-test-util.h"
+#include "smprof-local-source.h"
+
+/* The depths below a job root: framework/ is 1, framework/<framework> 2,
+ * its profiler folders 3, node folders 4, interval folders 5. */
+#define DEPTH_FRAMEWORK 2
+#define DEPTH_INTERVAL  5
+
+/* Rebuilds the tree at @from in @to, with real folders down to @link_depth
+ * and, there (or sooner, for a file), a symbolic link to the original: the
+ * folder gives its type as DT_LNK, so the source falls back to stat(),
+ * which follows the link to the same files (same sizes, times, inodes). */
+static void
+mirror_tree (const char *from,
+             const char *to,
+             guint       depth,
+             guint       link_depth)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDir) dir = g_dir_open (from, 0, &error);
+  const char *name;
+
+  g_assert_no_error (error);
+  g_assert_cmpint (g_mkdir_with_parents (to, 0755), ==, 0);
+
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *source = g_build_filename (from, name, NULL);
+      g_autofree char *target = g_build_filename (to, name, NULL);
+
+      if (depth == link_depth || !g_file_test (source, G_FILE_TEST_IS_DIR))
+        g_assert_cmpint (symlink (source, target), ==, 0);
+      else
+        mirror_tree (source, target, depth + 1, link_depth);
+    }
+}
+
+/* Other tests hard-link the files of tests/data, which changes their
+ * change times (and so their listed versions) at any moment: a private copy
+ * keeps them still. */
+static void
+copy_tree (const char *from,
+           const char *to)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDir) dir = g_dir_open (from, 0, &error);
+  const char *name;
+
+  g_assert_no_error (error);
+  g_assert_cmpint (g_mkdir_with_parents (to, 0755), ==, 0);
+
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *source = g_build_filename (from, name, NULL);
+      g_autofree char *target = g_build_filename (to, name, NULL);
+      g_autofree char *contents = NULL;
+      gsize length = 0;
+
+      if (g_file_test (source, G_FILE_TEST_IS_DIR))
+        {
+          copy_tree (source, target);
+          continue;
+        }
+
+      g_file_get_contents (source, &contents, &length, &error);
+      g_assert_no_error (error);
+      g_file_set_contents (target, contents, length, &error);
+      g_assert_no_error (error);
+    }
+}
+
+static SmprofListing *
+list_job (const char                 *path,
+          const SmprofListingOptions *options)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SmprofSource) source = smprof_local_source_new (path, &error);
+  SmprofListing *listing = smprof_listing_new ();
+
+  g_assert_no_error (error);
+  g_assert_true (smprof_source_list (source, options, listing, NULL, &error));
+  g_assert_no_error (error);
+
+  return listing;
+}
+
+static void
+assert_same_listing (const SmprofListing *want,
+                     const SmprofListing *got)
+{
+  g_assert_cmpuint (got->entries->len, ==, want->entries->len);
+  for (guint i = 0; i < want->entries->len; i++)
+    {
+      const SmprofListingEntry *a = g_ptr_array_index (want->entries, i);
+      const SmprofListingEntry *b = g_ptr_array_index (got->entries, i);
+
+      g_assert_cmpstr (b->path, ==, a->path);
+      g_assert_cmpint (b->kind, ==, a->kind);
+      g_assert_cmpuint (b->size, ==, a->size);
+      g_assert_cmpuint (b->version, ==, a->version);
+    }
+
+  g_assert_cmpuint (got->problems->len, ==, want->problems->len);
+  for (guint i = 0; i < want->problems->len; i++)
+    {
+      const SmprofProblem *a = g_ptr_array_index (want->problems, i);
+      const SmprofProblem *b = g_ptr_array_index (got->problems, i);
+
+      g_assert_cmpstr (b->path, ==, a->path);
+      g_assert_cmpstr (b->message, ==, a->message);
+    }
+}
+
+static guint
+count_kind (const SmprofListing *listing,
+            SmprofListingKind    kind)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < listing->entries->len; i++)
+    n += ((const SmprofListingEntry *) g_ptr_array_index (listing->entries, i))->kind == kind;
+
+  return n;
+}
+
+/* Every way of listing, on every real job and a corpus job, with the
+ * folders of each depth behind links: the listing of the job itself. */
+static void
+test_links_list_the_same (void)
+{
+  static const char * const jobs[] = {
+    "real-smdebug/pt-cprofile", "real-smdebug/pt-pyinstrument", "real-smdebug/tf-cprofile",
+    "real-smdebug/tf-pyinstrument", "corpus-outliers-cprofile",
+  };
+  const SmprofListingOptions ways[] = {
+    { 0 },
+    { .stats_only = TRUE },
+    { .stats_only = TRUE, .names_only = TRUE },
+  };
+
+  for (guint j = 0; j < G_N_ELEMENTS (jobs); j++)
+    {
+      g_autofree char *data = g_test_build_filename (G_TEST_DIST, "data", jobs[j], "framework", NULL);
+      g_autofree char *tmp = g_dir_make_tmp ("smprof-local-source-XXXXXX", NULL);
+      g_autofree char *job = g_build_filename (tmp, "job", NULL);
+      g_autofree char *job_framework = g_build_filename (job, "framework", NULL);
+
+      g_assert_nonnull (tmp);
+      copy_tree (data, job_framework);
+
+      for (guint depth = DEPTH_FRAMEWORK; depth <= DEPTH_INTERVAL; depth++)
+        {
+          g_autofree char *name = g_strdup_printf ("linked-at-%u", depth);
+          g_autofree char *linked = g_build_filename (tmp, name, NULL);
+          g_autofree char *from = g_build_filename (job, "framework", NULL);
+          g_autofree char *to = g_build_filename (linked, "framework", NULL);
+
+          mirror_tree (from, to, DEPTH_FRAMEWORK, depth);
+
+          for (guint w = 0; w < G_N_ELEMENTS (ways); w++)
+            {
+              g_autoptr(SmprofListing) want = list_job (job, &ways[w]);
+              g_autoptr(SmprofListing) got = list_job (linked, &ways[w]);
+
+              /* the job's own listing is no empty one */
+              g_assert_cmpuint (count_kind (want, ways[w].names_only ? SMPROF_LISTING_FOLDER : SMPROF_LISTING_FILE),
+                                >, 0);
+              assert_same_listing (want, got);
+            }
+        }
+
+      core_test_remove_tree (tmp);
+    }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/local-source/links-list-the-same", test_links_list_the_same);
+
+  return g_test_run ();
+}
