@@ -612,6 +612,9 @@ load_job (Cli     *cli,
 {
   const SmprofCliOptions *options = &cli->options;
 
+  /* the node ids are the node folders' names: nothing inside them is read */
+  if (options->command == SMPROF_CLI_NODES)
+    return smprof_job_load_node_names (cli->job, NULL, error);
   if ((options->command == SMPROF_CLI_STATS || options->command == SMPROF_CLI_EXPORT) &&
       options->nodes.kind == SMPROF_NODES_ANY)
     return smprof_job_load_for_any_node (cli->job, options->has_profiler ? &options->profiler : NULL,

@@ -1,5 +1,5 @@
 /* test-job-any.c: indexing for smdebug's "any" node, or for nodes a query
- * names, gives the answers of the full index
+ * names, gives the answers of the full index; so do the node folders by name
  *
  * SPDX-FileCopyrightText: 2026 The smprof authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core-test-util.h"
 #include "smprof-job.h"
@@ -304,6 +305,151 @@ test_named_nodes (void)
   core_test_remove_tree (many_root);
 }
 
+static SmprofJob *
+load_node_names (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SmprofSource) source = smprof_local_source_new (path, &error);
+  SmprofJob *job;
+
+  g_assert_no_error (error);
+  job = smprof_job_new (source);
+  g_assert_true (smprof_job_load_node_names (job, NULL, &error));
+  g_assert_no_error (error);
+
+  return job;
+}
+
+/* smprof_job_load_node_names() on a job smdebug wrote: each profiler's node
+ * ids and the profilers there are as the full index says, and no record. */
+static void
+assert_same_node_ids (const char *path)
+{
+  g_autoptr(SmprofJob) full = load_job (path, LOAD_FULL, NULL);
+  g_autoptr(SmprofJob) names = load_node_names (path);
+  g_autoptr(GPtrArray) problems = smprof_job_dup_problems (names);
+
+  g_assert_cmpint (default_profiler (names), ==, default_profiler (full));
+  for (SmprofProfiler p = 0; p < SMPROF_N_PROFILERS; p++)
+    {
+      g_auto(GStrv) want = smprof_job_dup_node_ids (full, p);
+      g_auto(GStrv) got = smprof_job_dup_node_ids (names, p);
+
+      g_assert_cmpint (smprof_job_has_profiler (names, p), ==, smprof_job_has_profiler (full, p));
+      g_assert_cmpstrv (got, want);
+      g_assert_cmpuint (smprof_job_get_records (names, p)->len, ==, 0);
+    }
+  g_assert_cmpuint (problems->len, ==, 0);
+}
+
+static void
+test_node_names (void)
+{
+  static const char * const jobs[] = {
+    "real-smdebug/pt-cprofile", "real-smdebug/pt-pyinstrument", "real-smdebug/tf-cprofile",
+    "real-smdebug/tf-pyinstrument", "corpus-outliers-cprofile", "corpus-outliers-pyinstrument",
+  };
+  g_autofree char *many = core_test_make_nodes_job ("pt-cprofile", 12);
+  g_autofree char *many_root = g_path_get_dirname (many);
+
+  for (guint i = 0; i < G_N_ELEMENTS (jobs); i++)
+    {
+      g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", jobs[i], NULL);
+
+      assert_same_node_ids (path);
+    }
+
+  assert_same_node_ids (many);
+  core_test_remove_tree (many_root);
+}
+
+static const char *
+problem_message (GPtrArray  *problems,
+                 const char *path)
+{
+  for (guint i = 0; i < problems->len; i++)
+    if (strcmp (((SmprofProblem *) g_ptr_array_index (problems, i))->path, path) == 0)
+      return ((SmprofProblem *) g_ptr_array_index (problems, i))->message;
+
+  return NULL;
+}
+
+static gboolean
+has_problem (GPtrArray  *problems,
+             const char *path)
+{
+  return problem_message (problems, path) != NULL;
+}
+
+/* By name, node folders are not looked into: what the full index reports
+ * about their entries is not reported, and a node folder counts whatever it
+ * holds. What is wrong with the node folders themselves still is. */
+static void
+test_node_names_look_nowhere (void)
+{
+  g_autofree char *root = g_dir_make_tmp ("smprof-job-any-XXXXXX", NULL);
+  g_autofree char *elsewhere = g_build_filename (root, "elsewhere", NULL);
+  g_autofree char *dangling = g_build_filename (root, CP "a/" IV (4, 800), NULL);
+  g_autofree char *dangling_stats = g_build_filename (root, CP "a/" IV (5, 900) "/python_stats", NULL);
+  g_autofree char *linked = g_build_filename (root, CP "linked", NULL);
+  g_autoptr(SmprofJob) full = NULL;
+  g_autoptr(SmprofJob) names = NULL;
+  g_autoptr(GPtrArray) full_problems = NULL;
+  g_autoptr(GPtrArray) names_problems = NULL;
+  g_auto(GStrv) full_ids = NULL;
+  g_auto(GStrv) names_ids = NULL;
+  static const char * const inside[] = {
+    CP "a/" IV (2, 700), CP "a/not-an-interval", CP "a/" IV (3, 750), CP "a/" IV (4, 800),
+    CP "a/" IV (5, 900) "/python_stats",
+  };
+  const char * const want_full[] = { "a", "b", "linked", NULL };
+  const char * const want_names[] = { "a", "b", "empty", "linked", NULL };
+
+  g_assert_nonnull (root);
+  make_file (root, CP "a/" IV (0, 100) "/python_stats");
+  make_file (root, CP "a/" IV (2, 700));                   /* a file named as an interval folder */
+  make_folder (root, CP "a/not-an-interval");              /* a malformed name */
+  make_folder (root, CP "a/" IV (3, 750));                 /* no stats file */
+  make_folder (root, CP "a/" IV (5, 900));
+  g_assert_cmpint (symlink ("nowhere", dangling), ==, 0);  /* a dangling link */
+  g_assert_cmpint (symlink ("nowhere", dangling_stats), ==, 0);
+  make_file (root, CP "b/" IV (0, 150) "/python_stats");
+  make_folder (root, CP "empty");
+  make_file (root, "elsewhere/" IV (0, 200) "/python_stats");
+  g_assert_cmpint (symlink (elsewhere, linked), ==, 0);    /* a node folder behind a link */
+  make_file (root, CP "stray-file");
+  make_file (root, CP "node-\xff/" IV (0, 10) "/python_stats");
+
+  full = load_job (root, LOAD_FULL, NULL);
+  names = load_node_names (root);
+  full_problems = smprof_job_dup_problems (full);
+  names_problems = smprof_job_dup_problems (names);
+
+  /* the full index sees every one of them */
+  for (guint i = 0; i < G_N_ELEMENTS (inside); i++)
+    g_assert_true (has_problem (full_problems, inside[i]));
+
+  /* by name, the stray file and the node folder whose name is not UTF-8
+   * alone, with the full index's words */
+  g_assert_cmpuint (names_problems->len, ==, 2);
+  g_assert_cmpstr (((SmprofProblem *) g_ptr_array_index (names_problems, 0))->path, ==, CP "node-\xef\xbf\xbd");
+  g_assert_true (has_problem (full_problems, CP "node-\xef\xbf\xbd/" IV (0, 10) "/python_stats"));
+  g_assert_cmpstr (((SmprofProblem *) g_ptr_array_index (names_problems, 0))->message, ==,
+                   problem_message (full_problems, CP "node-\xef\xbf\xbd/" IV (0, 10) "/python_stats"));
+  g_assert_cmpstr (((SmprofProblem *) g_ptr_array_index (names_problems, 1))->path, ==, CP "stray-file");
+  g_assert_cmpstr (((SmprofProblem *) g_ptr_array_index (names_problems, 1))->message, ==,
+                   problem_message (full_problems, CP "stray-file"));
+
+  /* the node folder without stats counts by name; the linked one both ways */
+  full_ids = smprof_job_dup_node_ids (full, SMPROF_PROFILER_CPROFILE);
+  names_ids = smprof_job_dup_node_ids (names, SMPROF_PROFILER_CPROFILE);
+  g_assert_cmpstrv (full_ids, want_full);
+  g_assert_cmpstrv (names_ids, want_names);
+  g_assert_false (smprof_job_has_profiler (names, SMPROF_PROFILER_PYINSTRUMENT));
+
+  core_test_remove_tree (root);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -314,6 +460,8 @@ main (int   argc,
   g_test_add_func ("/job-any/tricky-job", test_tricky_job);
   g_test_add_func ("/job-any/odd-node-folders", test_odd_node_folders);
   g_test_add_func ("/job-any/named-nodes", test_named_nodes);
+  g_test_add_func ("/job-any/node-names", test_node_names);
+  g_test_add_func ("/job-any/node-names-look-nowhere", test_node_names_look_nowhere);
 
   return g_test_run ();
 }

@@ -149,6 +149,7 @@ test_links_list_the_same (void)
     { 0 },
     { .stats_only = TRUE },
     { .stats_only = TRUE, .names_only = TRUE },
+    { .stats_only = TRUE, .nodes_only = TRUE },
   };
 
   for (guint j = 0; j < G_N_ELEMENTS (jobs); j++)
@@ -176,14 +177,63 @@ test_links_list_the_same (void)
               g_autoptr(SmprofListing) got = list_job (linked, &ways[w]);
 
               /* the job's own listing is no empty one */
-              g_assert_cmpuint (count_kind (want, ways[w].names_only ? SMPROF_LISTING_FOLDER : SMPROF_LISTING_FILE),
-                                >, 0);
+              g_assert_cmpuint (count_kind (want, ways[w].nodes_only || ways[w].names_only
+                                                  ? SMPROF_LISTING_FOLDER : SMPROF_LISTING_FILE), >, 0);
               assert_same_listing (want, got);
             }
         }
 
       core_test_remove_tree (tmp);
     }
+}
+
+/* Listed by their names, the node folders are every folder in a profiler
+ * folder, links to folders included, and nothing below them. */
+static void
+test_node_folders_by_name (void)
+{
+  g_autofree char *tmp = g_dir_make_tmp ("smprof-local-source-XXXXXX", NULL);
+  g_autofree char *job = g_build_filename (tmp, "job", NULL);
+  g_autofree char *profiler = g_build_filename (job, "framework", "pytorch", "cprofile", NULL);
+  g_autofree char *elsewhere = g_build_filename (tmp, "elsewhere", "train-0-stepstart-1.0_train-0-stepend-2.0",
+                                                 NULL);
+  g_autofree char *node = g_build_filename (profiler, "0-algo-1", "not-an-interval", NULL);
+  g_autofree char *linked = g_build_filename (profiler, "2-algo-3", NULL);
+  g_autofree char *dangling = g_build_filename (profiler, "3-algo-4", NULL);
+  g_autofree char *stray = g_build_filename (profiler, "stray-file", NULL);
+  g_autofree char *pevents = g_build_filename (job, "framework", "pevents", "2026112921", NULL);
+  g_autofree char *elsewhere_node = g_path_get_dirname (elsewhere);
+  SmprofListingOptions options = { .stats_only = TRUE, .nodes_only = TRUE };
+  g_autoptr(SmprofListing) listing = NULL;
+  static const char * const want[][2] = {
+    { "framework/pytorch/cprofile/0-algo-1", "folder" },
+    { "framework/pytorch/cprofile/2-algo-3", "folder" },
+    { "framework/pytorch/cprofile/3-algo-4", "file" },
+    { "framework/pytorch/cprofile/stray-file", "file" },
+  };
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (node, 0755), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (elsewhere, 0755), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (pevents, 0755), ==, 0);
+  g_assert_cmpint (symlink (elsewhere_node, linked), ==, 0);
+  g_assert_cmpint (symlink ("nowhere", dangling), ==, 0);
+  g_file_set_contents (stray, "", 0, &error);
+  g_assert_no_error (error);
+
+  listing = list_job (job, &options);
+  g_assert_cmpuint (listing->problems->len, ==, 0);
+  g_assert_cmpuint (listing->entries->len, ==, G_N_ELEMENTS (want));
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    {
+      const SmprofListingEntry *entry = g_ptr_array_index (listing->entries, i);
+
+      g_assert_cmpstr (entry->path, ==, want[i][0]);
+      g_assert_cmpint (entry->kind, ==, strcmp (want[i][1], "folder") == 0 ? SMPROF_LISTING_FOLDER
+                                                                           : SMPROF_LISTING_FILE);
+    }
+
+  core_test_remove_tree (tmp);
 }
 
 int
@@ -193,6 +243,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/local-source/links-list-the-same", test_links_list_the_same);
+  g_test_add_func ("/local-source/node-folders-by-name", test_node_folders_by_name);
 
   return g_test_run ();
 }

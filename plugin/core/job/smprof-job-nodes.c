@@ -1,4 +1,5 @@
-/* smprof-job-nodes.c: indexing only the node folders of the nodes a query names
+/* smprof-job-nodes.c: indexing only the node folders of the nodes a query
+ * names, or only the names of the node folders
  *
  * SPDX-FileCopyrightText: 2026 The smprof authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -114,6 +115,42 @@ smprof_job_load_for_nodes (SmprofJob           *self,
 
   if (!smprof_source_list (self->source, &options, listing, cancellable, error))
     return FALSE;
+  _smprof_job_index_listing (self, listing);
+
+  return TRUE;
+}
+
+/**
+ * smprof_job_load_node_names:
+ * @self: a job
+ * @cancellable: (nullable): a #GCancellable
+ * @error: a location for a #GError, or %NULL
+ *
+ * As smprof_job_load(), for smprof_job_dup_node_ids() and
+ * smprof_job_has_profiler() alone: the node folders are listed by name
+ * (#SmprofListingOptions.nodes_only), nothing inside them is looked at, and
+ * a profiler's node ids are the names of the node folders in its folders
+ * (`cprofile/`, `pyinstrument/`). For a job smdebug wrote those are its
+ * records' node ids; a node folder without a stats file counts all the same,
+ * and nothing is reported about what the node folders hold. A source that
+ * lists more (S3, from a cached listing) gives records too, whose node ids
+ * count as well.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+smprof_job_load_node_names (SmprofJob     *self,
+                            GCancellable  *cancellable,
+                            GError       **error)
+{
+  g_autoptr(SmprofListing) listing = smprof_listing_new ();
+  SmprofListingOptions options = { .stats_only = TRUE, .nodes_only = TRUE };
+
+  g_return_val_if_fail (SMPROF_IS_JOB (self), FALSE);
+
+  if (!smprof_source_list (self->source, &options, listing, cancellable, error))
+    return FALSE;
+
   _smprof_job_index_listing (self, listing);
 
   return TRUE;

@@ -36,6 +36,7 @@ struct _SmprofJob
   SmprofFunctionKeys *function_keys;                  /* shared_keys->keys */
   GStringChunk       *names;                          /* node ids and frameworks */
   GPtrArray          *records[SMPROF_N_PROFILERS];    /* SmprofRecord, record order */
+  GPtrArray          *node_folders[SMPROF_N_PROFILERS]; /* node ids listed by name (in names), any order */
   GMutex              problems_lock;
   GPtrArray          *problems;                       /* SmprofProblem */
   SmprofJobIndex     *index;                          /* the parsed index, when given a cache */

@@ -108,7 +108,10 @@ smprof_job_finalize (GObject *object)
   SmprofJob *self = SMPROF_JOB (object);
 
   for (guint i = 0; i < SMPROF_N_PROFILERS; i++)
-    g_clear_pointer (&self->records[i], g_ptr_array_unref);
+    {
+      g_clear_pointer (&self->records[i], g_ptr_array_unref);
+      g_clear_pointer (&self->node_folders[i], g_ptr_array_unref);
+    }
   g_clear_pointer (&self->problems, g_ptr_array_unref);
   g_clear_pointer (&self->index, _smprof_job_index_free);
   _smprof_job_clear_step_events (self);
@@ -143,7 +146,10 @@ smprof_job_init (SmprofJob *self)
   self->names = g_string_chunk_new (4096);
   self->problems = g_ptr_array_new_with_free_func ((GDestroyNotify) smprof_problem_free);
   for (guint i = 0; i < SMPROF_N_PROFILERS; i++)
-    self->records[i] = g_ptr_array_new_with_free_func (record_free);
+    {
+      self->records[i] = g_ptr_array_new_with_free_func (record_free);
+      self->node_folders[i] = g_ptr_array_new ();
+    }
   self->timeline_paths = g_ptr_array_new_with_free_func (g_free);
 }
 
@@ -286,6 +292,28 @@ mark_interval (IntervalEntry *entry,
   entry->state = state;
 }
 
+/* A node folder listed by name (SmprofListingOptions.nodes_only): its node
+ * id, filed under the profiler its folder is named after; a record's
+ * profiler comes from its file name, which in the folder of a profiler is
+ * that profiler's. */
+static void
+index_node_folder (Indexer            *indexer,
+                   SmprofListingEntry *entry,
+                   const char * const *parts)
+{
+  SmprofJob *self = indexer->self;
+
+  for (SmprofProfiler p = 0; p < SMPROF_N_PROFILERS; p++)
+    if (strcmp (parts[2], smprof_profiler_to_string (p)) == 0)
+      {
+        if (!g_utf8_validate (parts[3], -1, NULL))
+          _smprof_job_add_problem (self, entry->path, _("the node folder name is not valid UTF-8, skipped"));
+        else
+          g_ptr_array_add (self->node_folders[p], (gpointer) g_string_chunk_insert_const (self->names, parts[3]));
+        return;
+      }
+}
+
 /* Takes the entry's path for the record it makes. */
 static void
 index_entry (Indexer            *indexer,
@@ -320,6 +348,12 @@ index_entry (Indexer            *indexer,
     {
       if (entry->kind == SMPROF_LISTING_FILE && smprof_pevents_is_timeline_path (entry->path))
         g_ptr_array_add (self->timeline_paths, g_steal_pointer (&entry->path));
+      return;
+    }
+
+  if (n_parts == 4 && entry->kind == SMPROF_LISTING_FOLDER)
+    {
+      index_node_folder (indexer, entry, parts);
       return;
     }
 
@@ -581,7 +615,7 @@ smprof_job_has_profiler (SmprofJob      *self,
   g_return_val_if_fail (SMPROF_IS_JOB (self), FALSE);
   g_return_val_if_fail (profiler < SMPROF_N_PROFILERS, FALSE);
 
-  return self->records[profiler]->len > 0;
+  return self->records[profiler]->len > 0 || self->node_folders[profiler]->len > 0;
 }
 
 /**
@@ -589,7 +623,8 @@ smprof_job_has_profiler (SmprofJob      *self,
  * @self: a job
  * @profiler: which profiler
  *
- * Returns: (transfer full): the node ids of @profiler's records, sorted
+ * Returns: (transfer full): the node ids of @profiler's records (and of its
+ *   node folders, loaded by smprof_job_load_node_names()), sorted
  */
 char **
 smprof_job_dup_node_ids (SmprofJob      *self,
@@ -609,6 +644,13 @@ smprof_job_dup_node_ids (SmprofJob      *self,
 
       if (g_hash_table_add (seen, (gpointer) record->node_id))
         g_ptr_array_add (ids, g_strdup (record->node_id));
+    }
+  for (guint i = 0; i < self->node_folders[profiler]->len; i++)
+    {
+      const char *node_id = g_ptr_array_index (self->node_folders[profiler], i);
+
+      if (g_hash_table_add (seen, (gpointer) node_id))
+        g_ptr_array_add (ids, g_strdup (node_id));
     }
 
   g_ptr_array_sort (ids, compare_strings);

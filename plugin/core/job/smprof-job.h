@@ -103,6 +103,9 @@ gboolean             smprof_job_load_for_nodes    (SmprofJob             *self,
                                                    const char * const    *node_ids,
                                                    GCancellable          *cancellable,
                                                    GError               **error);
+gboolean             smprof_job_load_node_names   (SmprofJob             *self,
+                                                   GCancellable          *cancellable,
+                                                   GError               **error);
 gboolean             smprof_job_load_stats       (SmprofJob             *self,
                                                   GPtrArray             *records,
                                                   GCancellable          *cancellable,

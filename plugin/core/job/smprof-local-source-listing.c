@@ -306,6 +306,18 @@ list_node_at (guint    i,
                                            FALSE, batch->n_parts, batch->cancellable);
 }
 
+/* With @options' nodes_only, the node folders of a profiler folder by name:
+ * a profiler folder of another name (a scope that names it) gives no
+ * profiler to file its nodes under, so it is listed as always. */
+static gboolean
+lists_node_names (const SmprofListingOptions *options,
+                  const char                 *profiler_relative)
+{
+  const char *slash = strrchr (profiler_relative, '/');
+
+  return options->nodes_only && is_profiler_folder_name (slash != NULL ? slash + 1 : profiler_relative);
+}
+
 /* Node folders are listed in parallel, each into its own listing; the
  * listings are then joined in name order, so the result does not depend on
  * which thread finished first. */
@@ -339,6 +351,23 @@ list_profiler_folder (SmprofLocalSource          *self,
         g_ptr_array_add (nodes, g_strconcat (relative, "/", entry->name, NULL));
       else
         g_ptr_array_add (nodes, NULL);
+    }
+
+  /* By name: nothing looked up inside the node folders. */
+  if (lists_node_names (options, relative))
+    {
+      for (guint i = 0; i < nodes->len; i++)
+        {
+          const char *node_relative = g_ptr_array_index (nodes, i);
+
+          if (node_relative != NULL)
+            smprof_listing_add (listing, node_relative, SMPROF_LISTING_FOLDER, 0);
+          else
+            smprof_listing_take (listing,
+                                 g_strconcat (relative, "/", g_array_index (names, SmprofFolderEntry, i).name, NULL),
+                                 SMPROF_LISTING_FILE, 0);
+        }
+      return;
     }
 
   /* With fewer node folders to list in full than cores, the cores left over
@@ -506,6 +535,9 @@ _smprof_local_source_list (SmprofSource                *source,
             if (!_smprof_local_source_entry_is_directory (path, entry))
               continue;
             child_relative = g_strconcat (self->scope, "/", entry->name, NULL);
+            /* the timelines are no node folder */
+            if (strcmp (child_relative, "framework/pevents") == 0 && options->nodes_only)
+              continue;
             if (strcmp (child_relative, "framework/pevents") == 0)
               list_pevents_folder (self, listing, child_relative);
             else

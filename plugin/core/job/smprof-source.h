@@ -70,6 +70,12 @@ typedef struct
  *   caller lists again with the same table and more @full_nodes
  * @fresh: the listing must be of the job as it is now (a live refresh): a
  *   source that keeps listings (S3's cache) lists anew
+ * @nodes_only: the node folders of the profiler folders (`cprofile`,
+ *   `pyinstrument`) are listed by name alone (a %SMPROF_LISTING_FOLDER entry
+ *   `framework/<framework>/<profiler>/<node>` each), nothing looked up inside
+ *   them, and the framework timelines are left out; other options then
+ *   matter only where the source lists more. A source may ignore it and list
+ *   everything.
  *
  * What a caller asks of smprof_source_list(). All zero (or %NULL options):
  * everything, in full.
@@ -81,6 +87,7 @@ typedef struct
   GHashTable *full_nodes;
   GHashTable *names_cache;
   gboolean    fresh;
+  gboolean    nodes_only;
 } SmprofListingOptions;
 
 /**
@@ -92,7 +99,8 @@ typedef struct
  *   failed, for a person; a problem names it too
  *
  * What a source found below `framework/`: every file in node and interval
- * folders, interval folders without files, and what it could not read.
+ * folders, interval folders without files (and folders listed by name, as
+ * #SmprofListingOptions asked), and what it could not read.
  * Listing the whole job, it also gives smdebug's framework timelines,
  * `framework/pevents/<hour>/<ts>_<node>_pythontimeline.json` (only those:
  * the other trace files of that folder are left out).
