@@ -257,7 +257,7 @@ def test_open_and_cache(tap, ctx):
     # delimiter listing per level, one listing per node and one of the
     # framework timelines (framework/pevents/) is all we need.
     ctx.proxy.clear_log()
-    rc, out, err = ctx.run(["nodes", s3_uri(job_prefix("pt-cprofile")), "--refresh"], ctx.env(cache))
+    rc, out, err = ctx.run(["list", s3_uri(job_prefix("pt-cprofile")), "--refresh"], ctx.env(cache))
     lists = list_requests(ctx.proxy.requests())
     whole = [r for r in lists if "delimiter" not in r["query"]]
     timelines = [r for r in whole if "framework%2Fpevents%2F" in r["query"]]
@@ -266,6 +266,17 @@ def test_open_and_cache(tap, ctx):
            "a listing costs one request per folder level, one per node and one for the timelines "
            "(%d in all)" % len(lists),
            [r["query"] for r in lists])
+
+    # smprof nodes needs the node folders' names alone: the delimiter listing
+    # of each level gives them, with no request per node nor for the timelines.
+    ctx.proxy.clear_log()
+    rc, out, err = ctx.run(["nodes", s3_uri(job_prefix("pt-cprofile")), "--refresh", "--json"], ctx.env(cache))
+    lists = list_requests(ctx.proxy.requests())
+    lrc, lout, _ = ctx.local(["nodes", os.path.join(REAL, "pt-cprofile"), "--json"])
+    tap.ok(rc == 0 and out == lout and lists and all("delimiter" in r["query"] for r in lists)
+           and len(lists) <= 3 and not object_gets(ctx.proxy.requests()),
+           "nodes lists the node folders by name: delimiter listings alone, %d in all, the local copy's answer"
+           % len(lists), "%r / %r\n%r" % (out, lout, [r["query"] for r in lists]))
 
 
 def test_deeper_prefix(tap, ctx):

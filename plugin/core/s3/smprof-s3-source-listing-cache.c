@@ -298,6 +298,7 @@ listing_id (SmprofS3Source *self)
 gboolean
 _smprof_s3_source_list_into (SmprofS3Source  *self,
                              gboolean         fresh,
+                             gboolean         nodes_only,
                              SmprofListing   *listing,
                              GCancellable    *cancellable,
                              GError         **error)
@@ -307,6 +308,7 @@ _smprof_s3_source_list_into (SmprofS3Source  *self,
   g_autofree char *root = NULL;
   g_autofree char *scope = NULL;
   gboolean from_cache = FALSE;
+  gboolean by_name = FALSE;
   guint64 bytes = 0;
   guint64 files = 0;
   guint depth = 0;
@@ -327,11 +329,14 @@ _smprof_s3_source_list_into (SmprofS3Source  *self,
 
   if (found == NULL)
     {
-      found = _smprof_s3_source_list_live (self, &root, &scope, &depth, cancellable, error);
+      /* A cached listing answers for node folders by name too; a live one
+       * asks for their names alone, and is no listing of the job to keep. */
+      found = _smprof_s3_source_list_live (self, nodes_only, &root, &scope, &depth, cancellable, error);
       if (found == NULL)
         return FALSE;
+      by_name = nodes_only;
 
-      if (self->cache != NULL && found->complete)
+      if (self->cache != NULL && found->complete && !by_name)
         {
           g_autoptr(GBytes) serialized = _smprof_s3_listing_serialize (root, scope, depth, found);
           g_autoptr(GError) local_error = NULL;
@@ -350,13 +355,17 @@ _smprof_s3_source_list_into (SmprofS3Source  *self,
   self->depth = depth;
   self->resolved = TRUE;
 
-  g_hash_table_remove_all (self->objects);
+  /* Listed by name, no object is: those known stay the last full listing's. */
+  if (!by_name)
+    g_hash_table_remove_all (self->objects);
   for (guint i = 0; i < found->entries->len; i++)
     {
       Entry *entry = g_ptr_array_index (found->entries, i);
       const char *name = strrchr (entry->path, '/');
 
       smprof_listing_add_full (listing, entry->path, entry->kind, entry->size, etag_version (entry->etag));
+      if (by_name)
+        continue;
 
       /* Timelines are fetched like stats files (the ETag keeps the cache
        * honest), but the progress counts stats files only. */
@@ -393,10 +402,13 @@ _smprof_s3_source_list_into (SmprofS3Source  *self,
     }
 
   /* A new listing may name newer copies: what a failed prefetch said is stale. */
-  g_hash_table_remove_all (self->failed);
-  self->progress.objects_listed = files;
-  self->progress.bytes_listed = bytes;
-  self->progress.listing_from_cache = from_cache;
+  if (!by_name)
+    {
+      g_hash_table_remove_all (self->failed);
+      self->progress.objects_listed = files;
+      self->progress.bytes_listed = bytes;
+      self->progress.listing_from_cache = from_cache;
+    }
   _smprof_s3_source_progress_bump_locked (self);
 
   g_mutex_unlock (&self->lock);

@@ -542,8 +542,13 @@ not_a_job_error (SmprofS3Source *self,
                       self->bucket, self->prefix, root, root[0] != '\0' ? "/" : "");
 }
 
+/* With @nodes_only (SmprofListingOptions.nodes_only), the node folders are
+ * the common prefixes of their profiler folder, listed by name: no request
+ * per node, none for the timelines. A scope that names a folder of another
+ * name than a profiler's is listed in full. */
 Found *
 _smprof_s3_source_list_live (SmprofS3Source  *self,
+                             gboolean         nodes_only,
                              char           **root_out,
                              char           **scope_out,
                              guint           *depth_out,
@@ -561,6 +566,9 @@ _smprof_s3_source_list_live (SmprofS3Source  *self,
 
   if (!resolve_scope (self, &root, &scope, &depth, cancellable, error))
     return NULL;
+
+  if (depth == 3 && !is_profiler_name (strrchr (scope, '/') + 1))
+    nodes_only = FALSE;
 
   if (depth == 3)
     g_ptr_array_add (profilers, g_strdup (scope));
@@ -594,6 +602,9 @@ _smprof_s3_source_list_live (SmprofS3Source  *self,
                 {
                   g_autoptr(GError) local_error = NULL;
 
+                  /* no node folders there */
+                  if (nodes_only)
+                    continue;
                   if (!list_pevents (self, root, found, &n_repeated, cancellable, &local_error))
                     {
                       if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -666,9 +677,18 @@ _smprof_s3_source_list_live (SmprofS3Source  *self,
         }
     }
 
-  /* The nodes, in parallel over the connection pool. */
-  _smprof_s3_source_run_parallel (tasks, smprof_s3_client_get_max_connections (self->client),
-                                  list_node, &context, cancellable);
+  /* The nodes, by name or in parallel over the connection pool. */
+  if (nodes_only)
+    for (guint i = 0; i < tasks->len; i++)
+      {
+        NodeTask *task = g_ptr_array_index (tasks, i);
+
+        task->found = _smprof_s3_found_new ();
+        _smprof_s3_found_add (task->found, task->path, SMPROF_LISTING_FOLDER, 0, NULL);
+      }
+  else
+    _smprof_s3_source_run_parallel (tasks, smprof_s3_client_get_max_connections (self->client),
+                                    list_node, &context, cancellable);
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
 

@@ -129,6 +129,7 @@ char       *_smprof_s3_source_dup_key               (SmprofS3Source *self,
 /* smprof-s3-source-listing.c */
 gboolean       _smprof_s3_source_is_stats_file (const char      *name);
 SmprofS3Found *_smprof_s3_source_list_live     (SmprofS3Source  *self,
+                                                gboolean         nodes_only,
                                                 char           **root_out,
                                                 char           **scope_out,
                                                 guint           *depth_out,
@@ -150,6 +151,7 @@ void           _smprof_s3_found_add_failure (SmprofS3Found     *found,
                                              const char        *message);
 gboolean       _smprof_s3_source_list_into  (SmprofS3Source    *self,
                                              gboolean           fresh,
+                                             gboolean           nodes_only,
                                              SmprofListing     *listing,
                                              GCancellable      *cancellable,
                                              GError           **error);

@@ -597,8 +597,9 @@ smprof_s3_source_dup_file_location (SmprofSource *source,
   return g_strdup_printf ("s3://%s/%s", self->bucket, key);
 }
 
-/* Lists everything, whatever the options but @fresh: listing S3 costs the
- * same requests either way. */
+/* Lists everything, whatever the options but @fresh and @nodes_only: listing
+ * S3 costs the same requests either way, but for node folders by name, which
+ * the delimiter listing of each profiler folder gives alone. */
 static gboolean
 smprof_s3_source_list (SmprofSource                *source,
                        const SmprofListingOptions  *options,
@@ -610,7 +611,7 @@ smprof_s3_source_list (SmprofSource                *source,
   gboolean ok;
 
   _smprof_s3_source_set_busy (self, TRUE);
-  ok = _smprof_s3_source_list_into (self, options->fresh, listing, cancellable, error);
+  ok = _smprof_s3_source_list_into (self, options->fresh, options->nodes_only, listing, cancellable, error);
   _smprof_s3_source_set_busy (self, FALSE);
 
   return ok;
