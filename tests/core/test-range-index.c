@@ -132,6 +132,11 @@ check_ranges (SmprofJob *job,
   g_auto(GStrv) all = smprof_job_dup_node_ids (job, SMPROF_PROFILER_CPROFILE);
   GPtrArray *records = smprof_job_get_records (job, SMPROF_PROFILER_CPROFILE);
   g_autoptr(GArray) edges = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autofree char **every_other = g_new0 (char *, g_strv_length (all) + 1);
+
+  /* A subset of the nodes, with nodes left out between the ones summed. */
+  for (guint n = 0, i = 0; all[n] != NULL; n += 2)
+    every_other[i++] = all[n];
 
   for (guint i = 0; i < records->len; i++)
     {
@@ -161,7 +166,7 @@ check_ranges (SmprofJob *job,
       for (guint n = 0; all[n] != NULL; n++)
         {
           const char *one[] = { all[n], NULL };
-          const char * const *sets[] = { one, (const char * const *) all };
+          const char * const *sets[] = { one, (const char * const *) every_other, (const char * const *) all };
 
           for (guint s = 0; s < G_N_ELEMENTS (sets); s++)
             for (guint i = 0; i < n_random; i++)
@@ -313,6 +318,61 @@ test_overlapping_intervals (void)
   core_test_remove_tree (root);
 }
 
+/* Writes a job of @n_nodes nodes running in step, reusing real stats files:
+ * more nodes than a query sums in one part. */
+static char *
+make_many_nodes_job (guint n_nodes)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *source = g_test_build_filename (G_TEST_DIST, "data", "real-smdebug", "pt-cprofile", NULL);
+  g_autoptr(SmprofJob) real = core_test_load_job_at (source);
+  GPtrArray *records = smprof_job_get_records (real, SMPROF_PROFILER_CPROFILE);
+  char *root = g_dir_make_tmp ("smprof-range-XXXXXX", &error);
+
+  g_assert_no_error (error);
+
+  for (guint node = 0; node < n_nodes; node++)
+    for (guint k = 0; k < 12; k++)
+      {
+        const SmprofRecord *record = g_ptr_array_index (records, (k * 5 + node * 3) % records->len);
+        g_autofree char *from = g_build_filename (source, record->path, NULL);
+        double start = 1700000000000000.0 + k * 100.0 + node * 3;
+        double end = start + 90.0 + node % 4;
+        g_autofree char *interval = g_strdup_printf ("global-%u-stepstart-%.1f_global-%u-stepend-%.1f",
+                                                     k, start, k, end);
+        g_autofree char *node_id = g_strdup_printf ("%u-algo-1", node);
+        g_autofree char *folder = g_build_filename (root, "framework", "pytorch", "cprofile", node_id, interval, NULL);
+        g_autofree char *to = g_build_filename (folder, "python_stats", NULL);
+        g_autofree char *contents = NULL;
+        gsize length = 0;
+
+        g_assert_cmpint (g_mkdir_with_parents (folder, 0755), ==, 0);
+        g_file_get_contents (from, &contents, &length, &error);
+        g_assert_no_error (error);
+        g_file_set_contents (to, contents, length, &error);
+        g_assert_no_error (error);
+      }
+
+  return root;
+}
+
+/* Many nodes are summed in parts, on several threads, and the parts added
+ * up: the same records, counts and times as the record-order merge, for
+ * every node alone, a subset and all of them, at and around interval edges. */
+static void
+test_many_nodes (void)
+{
+  g_autofree char *root = make_many_nodes_job (11);
+  g_autoptr(SmprofJob) job = core_test_load_job_at (root);
+  g_auto(GStrv) all = smprof_job_dup_node_ids (job, SMPROF_PROFILER_CPROFILE);
+
+  g_assert_cmpuint (g_strv_length (all), ==, 11);
+  check_ranges (job, 16);
+
+  g_clear_object (&job);
+  core_test_remove_tree (root);
+}
+
 static void
 on_index (GObject      *object,
           GAsyncResult *result,
@@ -386,6 +446,7 @@ main (int   argc,
   g_test_add_func ("/range-index/real-jobs", test_real_jobs);
   g_test_add_func ("/range-index/short-ranges-exact", test_short_ranges_exact);
   g_test_add_func ("/range-index/overlapping-intervals", test_overlapping_intervals);
+  g_test_add_func ("/range-index/many-nodes", test_many_nodes);
   g_test_add_func ("/range-index/async", test_async);
   g_test_add_func ("/range-index/pyinstrument-unsupported", test_pyinstrument_unsupported);
 

@@ -411,6 +411,21 @@ assign_global_columns (SmprofRangeIndex *self,
       node->global[node->edge_column[item->index]] = 1 + self->n_gfuncs + gedge;
     }
   smprof_u64_map_clear (&gedge_ids);
+
+  for (guint n = 0; n < self->n_nodes; n++)
+    {
+      Node *node = &self->nodes[n];
+
+      node->func_global = g_new (guint32, MAX (node->n_funcs, 1));
+      for (guint f = 0; f < node->n_funcs; f++)
+        node->func_global[f] = node->global[node->func_column[f]] |
+                               (node->func_column[f] >= node->n_hot ? GLOBAL_COLD : 0);
+      node->edge_global = g_new (guint32, MAX (node->n_edges, 1));
+      for (guint e = 0; e < node->n_edges; e++)
+        node->edge_global[e] = node->global[node->edge_column[e]] |
+                               (node->edge_column[e] >= node->n_hot ? GLOBAL_COLD : 0);
+    }
+
   self->n_gedges = callees->len;
   self->n_global = 1 + self->n_gfuncs + self->n_gedges;
 
@@ -456,6 +471,7 @@ compute_memory_size (SmprofRangeIndex *self)
       size += node->n_table * sizeof (guint32);
       size += node->n_funcs * sizeof (guint32) * 2 + node->n_edges * sizeof (guint32) * 2;
       size += node->n_columns * sizeof (guint32);
+      size += (node->n_funcs + node->n_edges) * sizeof (guint32);
       size += view_memory_size (node, &node->by_start);
       if (!node->monotone)
         size += view_memory_size (node, &node->by_end);

@@ -17,6 +17,10 @@ G_BEGIN_DECLS
  * caller edges. Local (per node) column 0 is the totals too. */
 #define TOTALS_COLUMN 0
 
+/* Set in Node.func_global and Node.edge_global on the columns that are cold
+ * in that node. */
+#define GLOBAL_COLD 0x80000000u
+
 typedef struct
 {
   gint64 nc;   /* calls */
@@ -65,6 +69,10 @@ typedef struct
   guint       n_columns;
   guint       n_hot;       /* local columns below n_hot are in the checkpoints */
   guint32    *global;      /* local column -> global column */
+  /* What a query reads: the global column of each node function and edge,
+   * straight, with GLOBAL_COLD set on the cold ones. */
+  guint32    *func_global; /* node function index -> global column */
+  guint32    *edge_global; /* edge -> global column */
 
   View        by_start;
   View        by_end;      /* used only when !monotone */

@@ -13,16 +13,23 @@
 #include <string.h>
 
 #include "smprof-cprofile-profile-private.h"
+#include "smprof-parallel.h"
 #include "smprof-profile-private.h"
 #include "smprof-range-index-private.h"
 
-/* A query's sums over every global column. They are large (a job's functions
- * and edges) and a drag issues queries back to back, so one is kept for the
- * next query rather than handed back to the system each time. */
+/* A query sums its nodes in this many parts at most, each into sums of its
+ * own, on as many cores as there are, and adds the parts up in order: a
+ * range of many nodes costs a fraction of its time, and as the parts depend
+ * on the nodes alone, its floats are the same on every machine. */
+#define QUERY_PARTS 4
+
+/* Each part's sums over every global column. They are large (a job's
+ * functions and edges) and a drag issues queries back to back, so one set is
+ * kept for the next query rather than handed back to the system each time. */
 typedef struct
 {
-  Sums    *sums;
-  guint32 *seen;
+  Sums    *sums[QUERY_PARTS];
+  guint32 *seen[QUERY_PARTS];
 } Scratch;
 
 void
@@ -30,27 +37,30 @@ _smprof_range_index_scratch_free (gpointer data)
 {
   Scratch *scratch = data;
 
-  g_free (scratch->sums);
-  g_free (scratch->seen);
+  for (guint i = 0; i < QUERY_PARTS; i++)
+    {
+      g_free (scratch->sums[i]);
+      g_free (scratch->seen[i]);
+    }
   g_free (scratch);
 }
 
+/* The arrays are cleared by the part that uses them, on its own thread. */
 static Scratch *
-take_scratch (SmprofRangeIndex *self)
+take_scratch (SmprofRangeIndex *self,
+              guint             n_parts)
 {
   Scratch *scratch = g_atomic_pointer_exchange (&self->scratch, NULL);
 
   if (scratch == NULL)
-    {
-      scratch = g_new0 (Scratch, 1);
-      scratch->sums = g_new0 (Sums, self->n_global);
-      scratch->seen = g_new0 (guint32, self->n_global);
-    }
-  else
-    {
-      memset (scratch->sums, 0, self->n_global * sizeof (Sums));
-      memset (scratch->seen, 0, self->n_global * sizeof (guint32));
-    }
+    scratch = g_new0 (Scratch, 1);
+
+  for (guint i = 0; i < n_parts; i++)
+    if (scratch->sums[i] == NULL)
+      {
+        scratch->sums[i] = g_new (Sums, MAX (self->n_global, 1));
+        scratch->seen[i] = g_new (guint32, MAX (self->n_global, 1));
+      }
 
   return scratch;
 }
@@ -72,33 +82,65 @@ typedef struct
   gboolean    hot_only;
 } Query;
 
-static void
-query_column (gpointer    data,
-              guint32     column,
-              const Sums *sums)
+static inline void
+query_add (Query   *query,
+           guint32  global,
+           gint64   nc,
+           gint64   cc,
+           double   tt,
+           double   ct)
 {
-  Query *query = data;
-  guint32 global;
+  Sums *to = &query->sums[global];
 
-  if (query->hot_only && column >= query->node->n_hot)
-    return;
-
-  global = query->node->global[column];
-  _smprof_range_index_sums_add (&query->sums[global], sums, query->sign);
+  to->nc += query->sign * nc;
+  to->cc += query->sign * cc;
+  to->tt += query->sign * tt;
+  to->ct += query->sign * ct;
   query->seen[global] += query->sign;
 }
 
-/* Adds (or removes) the intervals at positions [from, to) of @view. */
+/* Adds (or removes) the intervals at positions [from, to) of @view: what
+ * most of a query's time goes to, so each function and edge goes straight
+ * from the interval's stats to its global column, in record order as
+ * _smprof_range_index_foreach_column() visits them. */
 static void
 query_add_positions (Query      *query,
                      const View *view,
                      guint       from,
                      guint       to)
 {
+  const Node *node = query->node;
+  /* A cold function's edges are cold too: they are in no more intervals. */
+  guint32 skip = query->hot_only ? GLOBAL_COLD : 0;
+
   for (guint p = from; p < to; p++)
-    _smprof_range_index_foreach_column (query->node,
-                                        g_ptr_array_index (query->node->records, view->order ? view->order[p] : p),
-                                        query_column, query);
+    {
+      const SmprofRecord *record = g_ptr_array_index (node->records, view->order ? view->order[p] : p);
+      const SmprofPstats *stats = record->pstats;
+
+      query_add (query, TOTALS_COLUMN, stats->total_calls, stats->prim_calls, stats->total_tt, 0);
+
+      for (guint i = 0; i < stats->n_funcs; i++)
+        {
+          const SmprofFuncStat *stat = &stats->funcs[i];
+          guint32 callee = node->func_index[stat->func];
+          guint32 global = node->func_global[callee];
+
+          if ((global & skip) != 0)
+            continue;
+
+          query_add (query, global & ~GLOBAL_COLD, stat->nc, stat->cc, stat->tt, stat->ct);
+
+          for (guint c = 0; c < stat->n_callers; c++)
+            {
+              const SmprofCallerStat *caller = &stats->callers[stat->first_caller + c];
+
+              global = node->edge_global[_smprof_range_index_find_edge (node, callee, caller->caller)];
+              if ((global & skip) == 0)
+                query_add (query, global & ~GLOBAL_COLD, caller->nc, caller->cc, caller->tt, caller->ct);
+            }
+        }
+    }
 }
 
 /* Adds @sign times the sums of the hot columns over positions [0, @p). */
@@ -373,6 +415,43 @@ merge_records (SmprofRangeIndex *self,
   return records;
 }
 
+typedef struct
+{
+  SmprofRangeIndex *self;
+  Scratch          *scratch;
+  const guint      *nodes;     /* the nodes to sum, ascending */
+  guint             n_nodes;
+  guint             n_parts;
+  double            start_us;
+  double            end_us;
+  guint            *firsts;    /* by node, as query_node() gives them */
+  guint            *lasts;
+} Parts;
+
+/* Sums a run of the nodes into sums of the part's own. */
+static void
+sum_part (guint    part,
+          gpointer data)
+{
+  Parts *parts = data;
+  SmprofRangeIndex *self = parts->self;
+  Sums *sums = parts->scratch->sums[part];
+  guint32 *seen = parts->scratch->seen[part];
+  guint from = parts->n_nodes * part / parts->n_parts;
+  guint to = parts->n_nodes * (part + 1) / parts->n_parts;
+
+  memset (sums, 0, self->n_global * sizeof (Sums));
+  memset (seen, 0, self->n_global * sizeof (guint32));
+
+  for (guint i = from; i < to; i++)
+    {
+      guint n = parts->nodes[i];
+      Query query = { &self->nodes[n], sums, seen, 1, FALSE };
+
+      query_node (&query, parts->start_us, parts->end_us, &parts->firsts[n], &parts->lasts[n]);
+    }
+}
+
 /* The sums of a range, with the records summed and the nodes they are from. */
 static SmprofCprofileProfile *
 aggregate (SmprofRangeIndex    *self,
@@ -382,15 +461,16 @@ aggregate (SmprofRangeIndex    *self,
            GPtrArray          **out_records,
            char              ***out_node_ids)
 {
-  Scratch *scratch;
   SmprofCprofileProfile *cprofile;
   g_autofree gboolean *wanted = NULL;
+  g_autofree guint *nodes = NULL;
   g_autofree guint *firsts = NULL;
   g_autofree guint *lasts = NULL;
   g_autoptr(GStrvBuilder) summed_ids = g_strv_builder_new ();
+  Parts parts = { self, NULL, NULL, 0, 1, start_us, end_us, NULL, NULL };
 
-  scratch = take_scratch (self);
   wanted = g_new0 (gboolean, MAX (self->n_nodes, 1));
+  nodes = g_new (guint, MAX (self->n_nodes, 1));
   firsts = g_new (guint, MAX (self->n_nodes, 1));
   lasts = g_new (guint, MAX (self->n_nodes, 1));
   memset (firsts, 0xff, MAX (self->n_nodes, 1) * sizeof (guint));
@@ -398,22 +478,41 @@ aggregate (SmprofRangeIndex    *self,
 
   for (guint n = 0; n < self->n_nodes; n++)
     {
-      Query query = { &self->nodes[n], scratch->sums, scratch->seen, 1, FALSE };
-
       wanted[n] = node_ids == NULL || g_strv_contains (node_ids, self->nodes[n].node_id);
       if (!wanted[n])
         continue;
 
       g_strv_builder_add (summed_ids, self->nodes[n].node_id);
-      query_node (&query, start_us, end_us, &firsts[n], &lasts[n]);
+      nodes[parts.n_nodes++] = n;
+    }
+
+  parts.n_parts = CLAMP (parts.n_nodes, 1, QUERY_PARTS);
+  parts.scratch = take_scratch (self, parts.n_parts);
+  parts.nodes = nodes;
+  parts.firsts = firsts;
+  parts.lasts = lasts;
+  smprof_parallel_for ("smprof-range-query", parts.n_parts, MIN (g_get_num_processors (), parts.n_parts),
+                       sum_part, &parts, NULL);
+
+  /* In order: the same floats however the parts were scheduled. */
+  for (guint part = 1; part < parts.n_parts; part++)
+    {
+      const Sums *sums = parts.scratch->sums[part];
+      const guint32 *seen = parts.scratch->seen[part];
+
+      for (guint g = 0; g < self->n_global; g++)
+        {
+          _smprof_range_index_sums_add (&parts.scratch->sums[0][g], &sums[g], 1);
+          parts.scratch->seen[0][g] += seen[g];
+        }
     }
 
   if (out_node_ids != NULL)
     *out_node_ids = g_strv_builder_end (summed_ids);
   if (out_records != NULL)
     *out_records = merge_records (self, wanted, firsts, lasts, start_us, end_us);
-  cprofile = emit_cprofile (self, scratch->sums, scratch->seen);
-  give_back_scratch (self, scratch);
+  cprofile = emit_cprofile (self, parts.scratch->sums[0], parts.scratch->seen[0]);
+  give_back_scratch (self, parts.scratch);
 
   return cprofile;
 }

@@ -41,6 +41,8 @@ node_clear (Node *node)
   g_clear_pointer (&node->edge_caller, g_free);
   g_clear_pointer (&node->edge_column, g_free);
   g_clear_pointer (&node->global, g_free);
+  g_clear_pointer (&node->func_global, g_free);
+  g_clear_pointer (&node->edge_global, g_free);
   g_clear_pointer (&node->funcs, g_array_unref);
   g_clear_pointer (&node->edges, g_array_unref);
   view_clear (&node->by_start);
