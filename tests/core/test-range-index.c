@@ -123,20 +123,18 @@ assert_same_profile (SmprofJob          *job,
 }
 
 /* Ranges that start and end on, just before and just after interval
- * boundaries, plus random ones, over every node alone and all together. */
+ * boundaries, plus random ones, over every node alone and all together.
+ * @nodes_per_part: how few nodes a query sums per thread, or 0 for the
+ * index's own */
 static void
 check_ranges (SmprofJob *job,
-              guint      n_random)
+              guint      n_random,
+              guint      nodes_per_part)
 {
   g_autoptr(GRand) rand = g_rand_new_with_seed (42);
   g_auto(GStrv) all = smprof_job_dup_node_ids (job, SMPROF_PROFILER_CPROFILE);
   GPtrArray *records = smprof_job_get_records (job, SMPROF_PROFILER_CPROFILE);
   g_autoptr(GArray) edges = g_array_new (FALSE, FALSE, sizeof (double));
-  g_autofree char **every_other = g_new0 (char *, g_strv_length (all) + 1);
-
-  /* A subset of the nodes, with nodes left out between the ones summed. */
-  for (guint n = 0, i = 0; all[n] != NULL; n += 2)
-    every_other[i++] = all[n];
 
   for (guint i = 0; i < records->len; i++)
     {
@@ -162,11 +160,13 @@ check_ranges (SmprofJob *job,
                                              tunings[t].stride, tunings[t].cold_max, NULL, &error);
       g_assert_no_error (error);
       g_assert_true (smprof_range_index_get_time_bounds (index, &first, &last));
+      if (nodes_per_part != 0)
+        index->nodes_per_part = nodes_per_part;
 
       for (guint n = 0; all[n] != NULL; n++)
         {
           const char *one[] = { all[n], NULL };
-          const char * const *sets[] = { one, (const char * const *) every_other, (const char * const *) all };
+          const char * const *sets[] = { one, (const char * const *) all };
 
           for (guint s = 0; s < G_N_ELEMENTS (sets); s++)
             for (guint i = 0; i < n_random; i++)
@@ -233,7 +233,7 @@ test_real_jobs (void)
     {
       g_autoptr(SmprofJob) job = core_test_load_job (names[i]);
 
-      check_ranges (job, 24);
+      check_ranges (job, 24, 0);
     }
 }
 
@@ -312,7 +312,7 @@ test_overlapping_intervals (void)
   g_autofree char *root = make_overlapping_job ();
   g_autoptr(SmprofJob) job = core_test_load_job_at (root);
 
-  check_ranges (job, 40);
+  check_ranges (job, 40, 0);
 
   g_clear_object (&job);
   core_test_remove_tree (root);
@@ -365,9 +365,33 @@ test_many_nodes (void)
   g_autofree char *root = make_many_nodes_job (11);
   g_autoptr(SmprofJob) job = core_test_load_job_at (root);
   g_auto(GStrv) all = smprof_job_dup_node_ids (job, SMPROF_PROFILER_CPROFILE);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (7);
+  const char *every_other[] = { all[0], all[2], all[4], all[6], all[8], all[10], NULL };
+  g_autoptr(SmprofRangeIndex) index = NULL;
+  g_autoptr(GError) error = NULL;
+  double first, last;
 
   g_assert_cmpuint (g_strv_length (all), ==, 11);
-  check_ranges (job, 16);
+
+  /* Four parts of two or three nodes (two alone would be one part). */
+  check_ranges (job, 16, 2);
+  check_ranges (job, 4, 0);
+
+  /* Six nodes with nodes left out between them: three parts. */
+  index = _smprof_range_index_new_tuned (job, SMPROF_PROFILER_CPROFILE, NULL, 3, 2, NULL, &error);
+  g_assert_no_error (error);
+  index->nodes_per_part = 2;
+  smprof_range_index_get_time_bounds (index, &first, &last);
+  for (guint i = 0; i < 64; i++)
+    {
+      double a = g_rand_double_range (rand, first - 50, last + 50);
+      double b = g_rand_double_range (rand, a, last + 50);
+      g_autoptr(GPtrArray) summed = NULL;
+      g_autoptr(SmprofCprofileProfile) sums = NULL;
+
+      sums = smprof_range_index_aggregate_cprofile (index, every_other, a, b, &summed);
+      assert_same_sums (job, every_other, sums, summed, a, b, FALSE);
+    }
 
   g_clear_object (&job);
   core_test_remove_tree (root);

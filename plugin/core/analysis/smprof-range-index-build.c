@@ -28,6 +28,10 @@
 #define CHECKPOINT_SHARE 8
 #define MIN_STRIDE       8
 
+/* A query of fewer nodes than this sums them on one thread (tests set less,
+ * to reach the parts on small jobs). */
+#define NODES_PER_PART   16
+
 typedef struct
 {
   guint32 func;
@@ -529,6 +533,7 @@ _smprof_range_index_new_tuned (SmprofJob           *job,
   self = g_object_new (SMPROF_TYPE_RANGE_INDEX, NULL);
   self->job = g_object_ref (job);
   self->profiler = profiler;
+  self->nodes_per_part = NODES_PER_PART;
 
   records = smprof_job_get_records (job, profiler);
 

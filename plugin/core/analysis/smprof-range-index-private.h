@@ -112,6 +112,7 @@ struct _SmprofRangeIndex
   gsize            memory_size;
 
   gpointer         scratch;           /* atomic: a spare Scratch for the next query */
+  guint            nodes_per_part;    /* a query sums at least this many nodes per thread */
 };
 
 static inline void
