@@ -162,8 +162,8 @@ gsize               smprof_range_index_get_memory_size  (SmprofRangeIndex    *se
  * thousands of intervals. The result is a #SmprofProfile like
  * smprof_profile_new()'s: function rows, callers and callees, the estimated
  * call tree, and the records summed (in record order). Safe to call from any
- * thread; several nodes are summed on up to four threads, the caller's among
- * them.
+ * thread; a query of many nodes (16 or more) sums them on up to four threads,
+ * the caller's among them.
  *
  * Returns: (transfer full): the profile; it holds no record when nothing
  *   overlaps the range
