@@ -17,11 +17,11 @@
  * The drags are made with the view NAME shown (functions, call-tree,
  * flame-graph, ...; functions by default).
  *
- * The main loop's stalls are measured as a user meets them: a 2 ms timeout
- * of high priority notes when it runs; the longest gap between two of its
- * runs is the longest the window could not react (input, redraw). It counts
- * everything that keeps the main thread busy, drawing included. Prints one
- * JSON object.
+ * The main loop's stalls are measured as a user meets them
+ * (bench-main-loop.c): a 2 ms timeout of high priority notes when it runs;
+ * the longest gap between two of its runs is the longest the window could
+ * not react (input, redraw). It counts everything that keeps the main
+ * thread busy, drawing included. Prints one JSON object.
  */
 
 #include <stdio.h>
@@ -29,48 +29,12 @@
 
 #include <smprof-viewer-api.h>
 
+#include "bench-main-loop.h"
 #include "smprof-job-page-private.h"
 #include "smprof-sagemaker-source.h"
 #include "smprof-timeline-private.h"
 #include "smv-source-registry.h"
 #include "smv-window.h"
-
-#define TICK_MS 2
-
-typedef struct
-{
-  gint64 last;
-  gint64 worst;
-} Stalls;
-
-static Stalls stalls;
-
-static gboolean
-tick_cb (gpointer data)
-{
-  gint64 now = g_get_monotonic_time ();
-
-  if (stalls.last != 0 && now - stalls.last > stalls.worst)
-    stalls.worst = now - stalls.last;
-  stalls.last = now;
-
-  return G_SOURCE_CONTINUE;
-}
-
-/* The worst gap from here to the next stalls_end(), in ms. */
-static void
-stalls_begin (void)
-{
-  stalls.last = g_get_monotonic_time ();
-  stalls.worst = 0;
-}
-
-static double
-stalls_end (void)
-{
-  tick_cb (NULL);
-  return stalls.worst / 1000.0;
-}
 
 /* The slowest frame, by phase. GTK's own handlers of the frame clock's
  * signals run before these (they were connected first), so "layout" is
@@ -120,74 +84,6 @@ frame_done_cb (GdkFrameClock *clock)
   worst_phase = phase;
   frames.worst_layout_ms = (frames.layout - frames.before_paint) / 1000.0;
   frames.worst_draw_ms = (frames.paint - frames.layout) / 1000.0;
-}
-
-typedef gboolean (*Condition) (gpointer data);
-
-static gboolean
-wake_cb (gpointer data)
-{
-  return G_SOURCE_CONTINUE;
-}
-
-static gboolean
-wait_for (Condition condition,
-          gpointer  data,
-          guint     timeout_ms)
-{
-  gint64 deadline = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
-  /* wakes the loop for conditions no source will announce (time passing) */
-  guint wake = g_timeout_add (10, wake_cb, NULL);
-  gboolean met;
-
-  while (!(met = condition (data)) && g_get_monotonic_time () <= deadline)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (wake);
-
-  return met;
-}
-
-static gboolean
-time_passed (gpointer data)
-{
-  return g_get_monotonic_time () >= *(gint64 *) data;
-}
-
-static void
-spin (guint ms)
-{
-  gint64 until = g_get_monotonic_time () + (gint64) ms * 1000;
-
-  wait_for (time_passed, &until, ms + 1000);
-}
-
-static void
-after_paint_cb (GdkFrameClock *clock,
-                gpointer       data)
-{
-  *(gboolean *) data = TRUE;
-}
-
-static gboolean
-flag_set (gpointer data)
-{
-  return *(gboolean *) data;
-}
-
-/* Until @widget's window has drawn a frame that began after this call. */
-static void
-wait_frame (GtkWidget *widget)
-{
-  GdkFrameClock *clock = gtk_widget_get_frame_clock (widget);
-  gboolean painted = FALSE;
-  gulong id;
-
-  g_assert (clock != NULL);
-  id = g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint_cb), &painted);
-  gtk_widget_queue_draw (widget);
-  if (!wait_for (flag_set, &painted, 30000))
-    g_error ("no frame drawn in 30 s");
-  g_signal_handler_disconnect (clock, id);
 }
 
 static gboolean
@@ -251,21 +147,6 @@ max_of (const double *values,
   for (guint i = 0; i < n; i++)
     worst = MAX (worst, values[i]);
   return worst;
-}
-
-/* The first three fields of /proc/loadavg: 1, 5 and 15 minutes. */
-static char *
-load_average (void)
-{
-  g_autofree char *text = NULL;
-  g_auto(GStrv) fields = NULL;
-
-  if (!g_file_get_contents ("/proc/loadavg", &text, NULL, NULL))
-    return g_strdup ("?");
-  fields = g_strsplit (text, " ", 4);
-  if (g_strv_length (fields) < 3)
-    return g_strdup ("?");
-  return g_strdup_printf ("%s %s %s", fields[0], fields[1], fields[2]);
 }
 
 /* Render nodes under @node, itself included. */
@@ -357,7 +238,7 @@ scroll_rows (SmprofTimeline *timeline)
       double t = i <= 40 ? i / 40.0 : (80 - i) / 40.0;
 
       gtk_adjustment_set_value (adjustment, lower + t * range);
-      wait_frame (GTK_WIDGET (timeline));
+      bench_wait_frame (GTK_WIDGET (timeline));
     }
 
   return steps;
@@ -416,16 +297,16 @@ main (int   argc,
   g_io_extension_point_implement (SMV_DATA_SOURCE_EXTENSION_POINT_NAME, SMPROF_TYPE_SAGEMAKER_SOURCE,
                                   "sagemaker", 10);
   registry = smv_source_registry_new (no_dirs);
-  load_before = load_average ();
+  load_before = bench_load_average ();
 
   window = smv_window_new (NULL, registry, NULL);
   gtk_window_set_default_size (GTK_WINDOW (window), width, height);
   gtk_window_present (GTK_WINDOW (window));
-  if (!wait_for (is_mapped, window, 10000))
+  if (!bench_wait_for (is_mapped, window, 10000))
     g_error ("the window was never mapped");
-  spin (500);
+  bench_spin (500);
 
-  g_timeout_add_full (G_PRIORITY_HIGH, TICK_MS, tick_cb, NULL, NULL);
+  bench_stalls_start ();
   {
     GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
 
@@ -438,33 +319,33 @@ main (int   argc,
   /* Open: from the call to the page on screen, then to the first answer. */
   job = g_file_new_for_path (path);
   phase = "open";
-  stalls_begin ();
+  bench_stalls_begin ();
   t0 = g_get_monotonic_time ();
   smv_window_open (window, job);
-  if (!wait_for (shows_document, window, 600000))
+  if (!bench_wait_for (shows_document, window, 600000))
     g_error ("%s: the job page never came", path);
   to_document = (g_get_monotonic_time () - t0) / 1000.0;
   page = SMPROF_JOB_PAGE (smv_window_get_page (window));
   if (vector_tiles)
     _smprof_timeline_set_raster_tiles (smprof_job_page_get_timeline (page), FALSE);
-  if (!wait_for (page_ready, page, 600000))
+  if (!bench_wait_for (page_ready, page, 600000))
     g_error ("%s: the page never had an answer", path);
-  wait_frame (GTK_WIDGET (page));
+  bench_wait_frame (GTK_WIDGET (page));
   to_ready = (g_get_monotonic_time () - t0) / 1000.0;
-  open_stall = stalls_end ();
+  open_stall = bench_stalls_end ();
 
   /* What the page still does after its first answer (statistics per step,
    * outliers, the node matrix's figures): two seconds. */
   phase = "settle";
-  stalls_begin ();
-  spin (2000);
-  settle_stall = stalls_end ();
+  bench_stalls_begin ();
+  bench_spin (2000);
+  settle_stall = bench_stalls_end ();
 
   timeline = smprof_job_page_get_timeline (page);
   phase = "scroll";
-  stalls_begin ();
+  bench_stalls_begin ();
   scroll_steps = scroll_rows (timeline);
-  scroll_stall = stalls_end ();
+  scroll_stall = bench_stalls_end ();
 
   /* Each view in turn, drawn, then a second for what it fills in later. */
   pages = G_LIST_MODEL (gtk_stack_get_pages (page->views_stack));
@@ -477,11 +358,11 @@ main (int   argc,
       if (!gtk_widget_get_visible (gtk_stack_page_get_child (stack_page)))
         continue;
       phase = gtk_stack_page_get_name (stack_page);
-      stalls_begin ();
+      bench_stalls_begin ();
       gtk_stack_set_visible_child (page->views_stack, gtk_stack_page_get_child (stack_page));
-      wait_frame (GTK_WIDGET (page));
-      spin (1000);
-      worst = stalls_end ();
+      bench_wait_frame (GTK_WIDGET (page));
+      bench_spin (1000);
+      worst = bench_stalls_end ();
       views_stall = MAX (views_stall, worst);
       g_string_append_printf (views, "%s\"%s\": %.1f", views->len > 0 ? ", " : "",
                               gtk_stack_page_get_name (stack_page), worst);
@@ -489,7 +370,7 @@ main (int   argc,
   g_object_unref (pages);
   if (gtk_stack_get_child_by_name (page->views_stack, drag_view) != NULL)
     gtk_stack_set_visible_child_name (page->views_stack, drag_view);
-  wait_frame (GTK_WIDGET (page));
+  bench_wait_frame (GTK_WIDGET (page));
 
   /* Drags over the node rows, each a different range: release to the views
    * updated (the new answer in, a frame drawn with it). */
@@ -503,21 +384,21 @@ main (int   argc,
       Answer answer = { page, smprof_job_page_get_profile (page) };
 
       phase = "drag";
-      stalls_begin ();
+      bench_stalls_begin ();
       _smprof_timeline_drag_begin (timeline, x0, y, FALSE);
       for (int s = 1; s <= 10; s++)
         {
           _smprof_timeline_drag_update (timeline, x0 + (x1 - x0) * s / 10.0, y);
-          wait_frame (widget);
+          bench_wait_frame (widget);
         }
       t0 = g_get_monotonic_time ();
       _smprof_timeline_drag_end (timeline, x1, y);
-      if (!wait_for (answer_changed, &answer, 120000))
+      if (!bench_wait_for (answer_changed, &answer, 120000))
         g_error ("drag %u: no new answer in 2 minutes", i + 1);
-      wait_frame (GTK_WIDGET (page));
+      bench_wait_frame (GTK_WIDGET (page));
       drag_ms[i] = (g_get_monotonic_time () - t0) / 1000.0;
-      drag_stall[i] = stalls_end ();
-      spin (300);
+      drag_stall[i] = bench_stalls_end ();
+      bench_spin (300);
     }
 
   /* One frame of the timeline as it is now: what the renderer is given;
@@ -526,7 +407,7 @@ main (int   argc,
   frame_cost (page->timeline_overview, &overview_nodes, &overview_draw);
   frame_cost (gtk_stack_get_visible_child (page->views_stack), &view_nodes, &view_draw);
   frame_cost (GTK_WIDGET (window), &window_nodes, &window_draw);
-  load_after = load_average ();
+  load_after = bench_load_average ();
   printf ("{\"job\": \"%s\", \"size\": \"%dx%d\", \"load_before\": \"%s\", \"load_after\": \"%s\",\n"
           " \"to_page_ms\": %.1f, \"to_first_answer_ms\": %.1f, \"worst_stall_open_ms\": %.1f,\n"
           " \"worst_stall_settle_ms\": %.1f, \"worst_stall_scroll_ms\": %.1f, \"scroll_frames\": %u,\n"
@@ -548,7 +429,7 @@ main (int   argc,
           G_OBJECT_TYPE_NAME (gtk_native_get_renderer (GTK_NATIVE (window))), vector_tiles ? "vector" : "images");
 
   gtk_window_destroy (GTK_WINDOW (window));
-  spin (200);
+  bench_spin (200);
 
   return 0;
 }

@@ -17,7 +17,11 @@ same session (tools/smdebug-aggregate.py: smdebug's method, pstats.Stats().add i
      of a synthetic 100,000-frame tree;
   6. first and second open of one node with the parsed index ($XDG_CACHE_HOME/smprof/index, in
      the scratch folder): the second read from the cache, checked to parse nothing and to answer
-     byte for byte as --no-cache (figures 1 and 2 run with --no-cache: they are first opens).
+     byte for byte as --no-cache (figures 1 and 2 run with --no-cache: they are first opens);
+  7. the viewer on an s3:// job of 100 nodes on a loopback S3 (bench-s3-open, under xvfb-run):
+     the listing, then the timeline drawn, then the answer to one step chosen on every node as
+     the timeline shows, against the issue's targets (3 s, then 2 s more). Only when asked
+     (--figures s3-open): its corpus (100 nodes x 200 steps, 40,000 stats files) is made then.
 
 The reference runs are bounded: each is run once, and where smprof runs many queries the
 reference runs a random sample of them (--ref-queries), the ratio comparing the same sample.
@@ -52,6 +56,11 @@ SIZES = {
     "medium": ["--nodes", "4", "--steps", "500"],
     "large": ["--nodes", "8", "--steps", "2000"],
 }
+# Figure 7's job, made only when that figure is asked for: 100 nodes of 400
+# stats files each, the issue's 40,000.
+S3_CORPUS = ("s3-100", ["--nodes", "100", "--steps", "200"])
+S3_TARGETS_S = {"timeline": 3.0, "answer": 2.0}
+PER_SIZE_FIGURES = ("cold", "queries", "interactive", "memory", "flame", "second-open")
 
 
 def log(message):
@@ -93,10 +102,10 @@ def timed(argv, stdout=subprocess.DEVNULL, ok=(0,), cpu=None, env=None):
     return seconds, result.stdout if stdout == subprocess.PIPE else None
 
 
-def make_corpus(tools, scratch, size, fresh):
+def make_corpus(tools, scratch, size, fresh, args=None):
     path = os.path.join(scratch, size)
     manifest_path = os.path.join(path, "corpus-manifest.json")
-    args = SIZES[size]
+    args = args or SIZES[size]
     if not fresh and os.path.exists(manifest_path):
         with open(manifest_path) as f:
             manifest = json.load(f)
@@ -350,6 +359,64 @@ class Bench:
                  f"CPU time {statistics.median(second_cpu):.3f} s vs {their_cpu[0]:.2f} s; "
                  f"cache {disk_bytes(cache) / 1e6:.0f} MB; load average {load:.2f} / {load_average():.2f}")
 
+    # 7. the viewer on an s3:// job of 100 nodes, from a loopback S3
+    def s3_open(self):
+        driver = os.path.join(self.args.build_dir, "tests", "bench", "bench-s3-open")
+        if not os.path.exists(driver):
+            self.add("(7) S3 job of 100 nodes: listing, timeline, one step's answer", "pending", "", "",
+                     "bench-s3-open is built with -Dtests=true -Dbenchmarks=true")
+            return
+        size, corpus_args = S3_CORPUS
+        corpus, manifest = make_corpus(self.args.tools, self.args.scratch, size, self.args.fresh, corpus_args)
+        argv = [driver, corpus] + (["--all"] if self.args.s3_all else [])
+        if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+            if not shutil.which("xvfb-run"):
+                self.add("(7) S3 job of 100 nodes: listing, timeline, one step's answer", "pending", "", "",
+                         "needs a display or xvfb-run")
+                return
+            argv = ["xvfb-run", "-a", "-s", "-screen 0 1920x1200x24"] + argv
+        env = dict(os.environ, GSETTINGS_SCHEMA_DIR=os.path.join(self.args.build_dir, "data"),
+                   GSK_RENDERER="cairo", GTK_A11Y="none")
+        runs = []
+        for i in range(self.args.repeat):
+            log(f"  s3-open run {i + 1} of {self.args.repeat} (load average {load_average():.2f})")
+            result = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+            if result.returncode != 0:
+                raise RuntimeError(f"bench-s3-open exited with {result.returncode}: {result.stderr.strip()}")
+            runs.append(json.loads(result.stdout))
+        self.raw["s3-open"] = runs
+        first = runs[0]
+        label = (f"{first['nodes']} nodes, {first['records']:,} stats files, "
+                 f"{first['connections']} connections")
+        loads = ", ".join(r["load_before"].split()[0] for r in runs)
+
+        def median_of(key):
+            return statistics.median(r[key] for r in runs)
+
+        def worst_of(key):
+            return max(r[key] for r in runs)
+
+        self.add(f"(7) S3 job ({label}): the listing, open to open_finish(), median / worst of {len(runs)}",
+                 f"{median_of('listing_ms') / 1e3:.2f} / {worst_of('listing_ms') / 1e3:.2f} s", "", "",
+                 f"stats GETs by then {worst_of('stats_gets_at_listing')}; worst main-loop stall "
+                 f"{worst_of('worst_stall_listing_ms'):.0f} ms; load average {loads}")
+        for key, name, gets, stall, target in (
+                ("to_timeline_ms", "open_finish() to the timeline drawn", "stats_gets_at_timeline",
+                 "worst_stall_to_timeline_ms", S3_TARGETS_S["timeline"]),
+                ("to_answer_ms", f"then one {first['step_mode']} step on every node ({first['step_records']} "
+                 "files) to its answer", "stats_gets_at_answer", "worst_stall_to_answer_ms",
+                 S3_TARGETS_S["answer"])):
+            median, worst = median_of(key) / 1e3, worst_of(key) / 1e3
+            self.add(f"(7) S3 job: {name}, median / worst of {len(runs)}",
+                     f"{median:.2f} / {worst:.2f} s", f"target {target:.0f} s",
+                     f"{'met' if worst <= target else 'missed'} ({target / max(worst, 1e-3):.1f}x the worst)",
+                     f"stats GETs by then {median_of(gets):.0f} of {first['records']:,} (median); "
+                     f"worst main-loop stall {worst_of(stall):.0f} ms")
+        if self.args.s3_all:
+            self.add("(7) S3 job: then every stats file read and the range index built, median / worst",
+                     f"{median_of('to_range_index_ms') / 1e3:.1f} / {worst_of('to_range_index_ms') / 1e3:.1f} s",
+                     "", "", f"worst main-loop stall {worst_of('worst_stall_to_range_index_ms'):.0f} ms")
+
     def table(self):
         lines = ["| figure | smprof | reference | ratio | notes |", "| --- | --- | --- | --- | --- |"]
         for row in self.rows:
@@ -390,7 +457,9 @@ def main():
     p.add_argument("--ref-ranges", type=int, default=5, help="reference runs for figure 3 (one node)")
     p.add_argument("--figures", default="cold,queries,interactive,memory,flame,second-open",
                    help="comma-separated, of: cold (1), queries (2), interactive (3), memory (4), flame (5), "
-                        "second-open (6)")
+                        "second-open (6), s3-open (7: only when named; makes its own 100-node corpus)")
+    p.add_argument("--s3-all", action="store_true",
+                   help="figure 7: also wait for every stats file and the range index (minutes)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--wait-quiet", type=float, default=0, metavar="SECONDS",
                    help="first wait up to this long for the load average to drop below 1")
@@ -418,10 +487,14 @@ def main():
     started = time.time()
 
     sizes = args.sizes.split(",")
-    for size in sizes:
+    figures = args.figures.split(",")
+    for figure in figures:
+        if figure not in PER_SIZE_FIGURES + ("s3-open",):
+            p.error(f"--figures: unknown figure {figure!r}")
+    # No corpus of --sizes is made unless a figure measures it.
+    for size in sizes if any(f in PER_SIZE_FIGURES for f in figures) else []:
         corpus, manifest = make_corpus(args.tools, args.scratch, size, args.fresh)
         log(f"{size}: {manifest['intervals']['cprofile']:,} intervals, {manifest['bytes'] / 1e6:.0f} MB")
-        figures = args.figures.split(",")
         if "cold" in figures:
             bench.cold(size, corpus)
         if "queries" in figures:
@@ -434,6 +507,8 @@ def main():
             bench.flame(size, corpus)
         if "second-open" in figures:
             bench.second_open(size, corpus, manifest)
+    if "s3-open" in figures:
+        bench.s3_open()
 
     load_after = load_average()
     header = (f"smprof benchmark, {time.strftime('%Y-%m-%d %H:%M', time.localtime(started))}, "
