@@ -398,19 +398,21 @@ add_tile (GPtrArray   *tiles,
 
 /* One row's tiles, drawn in the order a whole row was: each lane's blocks,
  * the faint track of the steps (where the timeline recorded none), the
- * steps. A lane's or the steps' tiles split them into columns. */
+ * steps. A lane's or the steps' tiles split them into the @n_columns
+ * @columns. */
 static void
 add_row_tiles (SmprofTimeline            *self,
                const SmprofTimelineCache *cache,
                const SmprofTimelineRow   *row,
                const Column              *columns,
+               guint                      n_columns,
                GPtrArray                 *tiles)
 {
   guint n_lanes = smprof_timeline_layout_get_n_lanes (self->layout, row->node);
   GtkSnapshot *snapshot;
 
   for (guint lane = 0; lane < n_lanes; lane++)
-    for (guint c = 0; c < MAX (self->tile_columns, 1); c++)
+    for (guint c = 0; c < n_columns; c++)
       {
         BlocksData data = {
           .y = _smprof_timeline_lane_block_y (self, row, lane),
@@ -436,7 +438,7 @@ add_row_tiles (SmprofTimeline            *self,
                                     self->metrics.steps_height);
       add_tile (tiles, snapshot);
 
-      for (guint c = 0; c < MAX (self->tile_columns, 1); c++)
+      for (guint c = 0; c < n_columns; c++)
         {
           snapshot = gtk_snapshot_new ();
           draw_steps (self, snapshot, cache, row, &columns[c]);
@@ -469,7 +471,7 @@ ensure_blocks (SmprofTimeline               *self,
 
       tile_columns (cache, 1, &column);
       for (guint r = first; r < last; r++)
-        add_row_tiles (self, cache, _smprof_timeline_get_row (self, r), &column, tiles);
+        add_row_tiles (self, cache, _smprof_timeline_get_row (self, r), &column, 1, tiles);
       if (tiles->len > 0)
         cache->node = gsk_container_node_new ((GskRenderNode **) tiles->pdata, tiles->len);
       return;
@@ -501,7 +503,8 @@ record_row (SmprofTimeline *self,
       Column columns[MAX_TILE_COLUMNS];
 
       tile_columns (cache, self->tile_columns, columns);
-      add_row_tiles (self, cache, _smprof_timeline_get_row (self, cache->first_row + index), columns, tiles);
+      add_row_tiles (self, cache, _smprof_timeline_get_row (self, cache->first_row + index), columns,
+                     self->tile_columns, tiles);
       if (tiles->len > 0)
         row_tiles->node = gsk_container_node_new ((GskRenderNode **) tiles->pdata, tiles->len);
       row_tiles->recorded = TRUE;
