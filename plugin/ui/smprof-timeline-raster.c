@@ -6,13 +6,16 @@
  * A tile of a big job holds hundreds of rectangles, and GTK's cairo renderer
  * fills each one again on every frame: at 256 nodes a frame of the timeline
  * was 38,000 nodes and tens of milliseconds, on every step of a scroll or a
- * drag. A tile is drawn into an image once, when a frame first shows it,
- * and replayed as that image.
+ * drag. The first frame that shows a tile draws it as it is; its image is
+ * then drawn once, in the main loop's idle time, and the frames after replay
+ * that image.
  *
  * The image is aligned on the device's pixels where the frame puts the
- * tile: a pixel of the image is a pixel of the screen, so the blocks look
- * exactly as drawn directly. When the tile's sub-pixel position on the screen
- * changes (a pan by a fraction of a pixel), the images are drawn again.
+ * tile: a pixel of the image is a pixel of the screen, so the blocks look as
+ * drawn directly (antialiased edges may differ by one level). The frames
+ * put the cache on whole device pixels (smprof-timeline-cache.c); should
+ * the tiles' sub-pixel position or the scale change, the images are drawn
+ * again.
  */
 
 #include <math.h>
