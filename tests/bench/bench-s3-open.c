@@ -330,7 +330,7 @@ main (int   argc,
   g_autoptr(GSettings) s3_settings = NULL;
   g_autoptr(GFile) location = NULL;
   g_autoptr(GPtrArray) get_log = NULL;
-  g_autofree char *framework = NULL, *url = NULL, *cache = NULL;
+  g_autofree char *framework = NULL, *cache = NULL;
   g_autofree char *load_before = NULL, *load_after = NULL, *status = NULL, *step_text = NULL;
   const char *path = NULL;
   gboolean all = FALSE;
@@ -374,20 +374,13 @@ main (int   argc,
   g_assert (cache != NULL);
   g_setenv ("XDG_CACHE_HOME", cache, TRUE);
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
-  g_setenv ("AWS_ACCESS_KEY_ID", "AKIDTEST", TRUE);
-  g_setenv ("AWS_SECRET_ACCESS_KEY", "secret", TRUE);
-  g_setenv ("AWS_EC2_METADATA_DISABLED", "true", TRUE);
-  g_unsetenv ("AWS_PROFILE");
-  g_unsetenv ("AWS_REGION");
-  g_unsetenv ("AWS_ENDPOINT_URL");
   g_unsetenv ("SMPROF_S3_CACHE_MAX_SIZE");
   g_unsetenv ("SMPROF_S3_MAX_CONNECTIONS");
 
   bucket_t0 = g_get_monotonic_time ();
   run.bucket = fake_bucket_new_from_folder (ROOT "/framework", framework, 0);
   bucket_s = (g_get_monotonic_time () - bucket_t0) / 1e6;
-  url = fake_bucket_dup_url (run.bucket);
-  g_setenv ("AWS_ENDPOINT_URL_S3", url, TRUE);
+  fake_bucket_export_env (run.bucket);
 
   gtk_init ();
   smv_data_source_ensure_extension_point ();

@@ -330,6 +330,22 @@ fake_bucket_dup_url (FakeBucket *self)
   return fake_server_dup_url (self->server);
 }
 
+/* Points the AWS environment at this bucket: its endpoint and test
+ * credentials, and none of the user's profile, region or instance metadata. */
+void
+fake_bucket_export_env (FakeBucket *self)
+{
+  g_autofree char *url = fake_bucket_dup_url (self);
+
+  g_setenv ("AWS_ENDPOINT_URL_S3", url, TRUE);
+  g_setenv ("AWS_ACCESS_KEY_ID", "AKIDTEST", TRUE);
+  g_setenv ("AWS_SECRET_ACCESS_KEY", "secret", TRUE);
+  g_setenv ("AWS_EC2_METADATA_DISABLED", "true", TRUE);
+  g_unsetenv ("AWS_PROFILE");
+  g_unsetenv ("AWS_REGION");
+  g_unsetenv ("AWS_ENDPOINT_URL");
+}
+
 void
 fake_bucket_add_failing_key (FakeBucket *self,
                              const char *key)

@@ -22,6 +22,7 @@ void        fake_bucket_add_folder      (FakeBucket  *self,
                                          const char  *key_prefix,
                                          const char  *local_dir);
 char       *fake_bucket_dup_url         (FakeBucket  *self);
+void        fake_bucket_export_env      (FakeBucket  *self);
 void        fake_bucket_add_failing_key (FakeBucket  *self,
                                          const char  *key);
 void        fake_bucket_set_get_delay   (FakeBucket  *self,

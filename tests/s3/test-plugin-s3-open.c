@@ -96,20 +96,12 @@ fixture_set_up (Fixture       *fixture,
 {
   g_autofree char *framework = g_test_build_filename (G_TEST_DIST, "data", "real-smdebug", "pt-cprofile",
                                                       "framework", NULL);
-  g_autofree char *url = NULL;
 
   fixture->bucket = fake_bucket_new_from_folder (ROOT "/framework", framework, 0);
   fixture->n_records = count_python_stats (framework);
   g_assert_cmpuint (fixture->n_records, >, 1);
 
-  url = fake_bucket_dup_url (fixture->bucket);
-  g_setenv ("AWS_ENDPOINT_URL_S3", url, TRUE);
-  g_setenv ("AWS_ACCESS_KEY_ID", "AKIDTEST", TRUE);
-  g_setenv ("AWS_SECRET_ACCESS_KEY", "secret", TRUE);
-  g_setenv ("AWS_EC2_METADATA_DISABLED", "true", TRUE);
-  g_unsetenv ("AWS_PROFILE");
-  g_unsetenv ("AWS_REGION");
-  g_unsetenv ("AWS_ENDPOINT_URL");
+  fake_bucket_export_env (fixture->bucket);
   g_unsetenv ("SMPROF_S3_CACHE_MAX_SIZE");
   g_unsetenv ("SMPROF_S3_MAX_CONNECTIONS");
 

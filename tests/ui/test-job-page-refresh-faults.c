@@ -572,7 +572,6 @@ static void
 s3_set_up (S3Fixture  *fixture,
            GPtrArray **arrivals)
 {
-  g_autofree char *url = NULL;
   g_autofree char *framework = NULL;
 
   fixture->job_dir = copy_job ();
@@ -580,14 +579,8 @@ s3_set_up (S3Fixture  *fixture,
     *arrivals = hold_later_intervals (fixture->job_dir, ROOT);
   framework = g_build_filename (fixture->job_dir, "framework", NULL);
   fixture->bucket = fake_bucket_new_from_folder (ROOT "/framework", framework, 0);
-  url = fake_bucket_dup_url (fixture->bucket);
-  g_setenv ("AWS_ENDPOINT_URL_S3", url, TRUE);
-  g_setenv ("AWS_ACCESS_KEY_ID", "AKIDTEST", TRUE);
-  g_setenv ("AWS_SECRET_ACCESS_KEY", "secret", TRUE);
+  fake_bucket_export_env (fixture->bucket);
   g_setenv ("AWS_MAX_ATTEMPTS", "2", TRUE);
-  g_unsetenv ("AWS_PROFILE");
-  g_unsetenv ("AWS_REGION");
-  g_unsetenv ("AWS_ENDPOINT_URL");
 }
 
 static void

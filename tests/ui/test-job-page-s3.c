@@ -181,7 +181,6 @@ test_listing_first (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) step = NULL;
   g_autoptr(GPtrArray) gets = NULL;
-  g_autofree char *url = NULL;
   g_autofree char *reading_whole = NULL;
   Fixture fixture = { 0 };
   SmprofJob *job;
@@ -194,13 +193,7 @@ test_listing_first (void)
   fixture.seen_status = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   fixture.bucket = fake_bucket_new_from_folder (ROOT "/framework", framework, 0);
   fake_bucket_set_get_delay (fixture.bucket, GET_DELAY_MS * G_TIME_SPAN_MILLISECOND);
-  url = fake_bucket_dup_url (fixture.bucket);
-  g_setenv ("AWS_ENDPOINT_URL_S3", url, TRUE);
-  g_setenv ("AWS_ACCESS_KEY_ID", "AKIDTEST", TRUE);
-  g_setenv ("AWS_SECRET_ACCESS_KEY", "secret", TRUE);
-  g_unsetenv ("AWS_PROFILE");
-  g_unsetenv ("AWS_REGION");
-  g_unsetenv ("AWS_ENDPOINT_URL");
+  fake_bucket_export_env (fixture.bucket);
 
   /* no S3 cache: every file read comes from the server, and counts */
   fixture.s3_settings = smprof_ui_settings_new ("s3");
