@@ -49,12 +49,17 @@ _smprof_job_page_update_status (SmprofJobPage *self)
    * how far it is, so a long first answer is not a silent spinner. */
   if (files_to_read > 0)
     {
+      g_autofree char *read_text = smprof_ui_format_count (smprof_session_get_files_read (self->session));
+      g_autofree char *to_read_text = smprof_ui_format_count (files_to_read);
+
+      /* The counts run to tens of thousands on S3: grouped as the
+       * function table's count is. */
       text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                           /* Translators: "Reading 40 of 400 stats files for this selection…" */
-                                           "Reading %u of %u stats file for this selection…",
-                                           "Reading %u of %u stats files for this selection…",
+                                           /* Translators: "Reading 40 of 40,000 stats files for this selection…" */
+                                           "Reading %s of %s stats file for this selection…",
+                                           "Reading %s of %s stats files for this selection…",
                                            files_to_read),
-                              smprof_session_get_files_read (self->session), files_to_read);
+                              read_text, to_read_text);
       gtk_label_set_label (self->status_label, text);
       return;
     }

@@ -22,6 +22,13 @@ same session (tools/smdebug-aggregate.py: smdebug's method, pstats.Stats().add i
      the listing, then the timeline drawn, then the answer to one step chosen on every node as
      the timeline shows, against the issue's targets (3 s, then 2 s more). Only when asked
      (--figures s3-open): its corpus (100 nodes x 200 steps, 40,000 stats files) is made then.
+  8. the viewer on a job of 256 nodes x 200 steps: re-aggregating 1,000 random ranges on all
+     nodes (against the 20 ms target) and the main loop's worst stall while the page opens,
+     scrolls, shows each view and takes drag selections (bench-job-page, under xvfb-run,
+     against the 50 ms target). Only when asked (--figures viewer-256).
+
+As root (or wherever /proc/sys/vm/drop_caches can be written), figures 1 and 6 are measured a
+second time with the page cache dropped before every run, on both sides (--no-drop-caches: not).
 
 The reference runs are bounded: each is run once, and where smprof runs many queries the
 reference runs a random sample of them (--ref-queries), the ratio comparing the same sample.
@@ -60,6 +67,11 @@ SIZES = {
 # stats files each, the issue's 40,000.
 S3_CORPUS = ("s3-100", ["--nodes", "100", "--steps", "200"])
 S3_TARGETS_S = {"timeline": 3.0, "answer": 2.0}
+# Figure 8's job, made only when that figure is asked for: the issue's 256 nodes
+# x 200 steps, with evaluation phases so the timeline has both modes.
+VIEWER_CORPUS = ("job-256", ["--nodes", "256", "--steps", "200", "--seed", "7",
+                             "--eval-every", "50", "--eval-steps", "5"])
+VIEWER_TARGETS_MS = {"stall": 50.0, "reaggregate": 20.0}
 PER_SIZE_FIGURES = ("cold", "queries", "interactive", "memory", "flame", "second-open")
 
 
@@ -80,6 +92,21 @@ def wait_until_quiet(limit, timeout):
     while load_average() > limit and time.monotonic() < deadline:
         log(f"load average {load_average():.2f} > {limit}: waiting")
         time.sleep(15)
+
+
+DROP_CACHES = "/proc/sys/vm/drop_caches"
+
+
+def drop_page_cache():
+    """Empties the kernel's page cache (root only), so the next run reads from
+    disk; returns False where the machine does not allow it."""
+    try:
+        os.sync()
+        with open(DROP_CACHES, "w") as f:
+            f.write("3\n")
+        return True
+    except OSError:
+        return False
 
 
 def children_cpu():
@@ -185,6 +212,23 @@ class Bench:
                      f"{ours:.3f} s", f"{theirs:.2f} s", f"{theirs / ours:.0f}x faster",
                      f"CPU time {statistics.median(our_cpu):.2f} s vs {their_cpu[0]:.2f} s "
                      f"({their_cpu[0] / statistics.median(our_cpu):.0f}x less)")
+            if self.args.drop_caches:
+                self.cold_from_disk(size, corpus, node, label, breakdown["intervals"])
+
+    def cold_from_disk(self, size, corpus, node, label, intervals):
+        """Figure 1 again with the page cache dropped before every run: the
+        stats files read from the disk, on both sides."""
+        times = []
+        for _ in range(self.args.repeat):
+            drop_page_cache()
+            times.append(self.cli(corpus, "--all", node=node)[0])
+        drop_page_cache()
+        theirs, _ = self.ref(corpus, "--all", node=node)
+        ours = statistics.median(times)
+        self.raw[f"{size}/cold-disk/{node}"] = {"smprof_s": times, "reference_s": theirs}
+        self.add(f"{size}: (1) the same, page cache dropped before each run, {label} ({intervals:,} intervals)",
+                 f"{ours:.3f} s", f"{theirs:.2f} s", f"{theirs / ours:.0f}x faster",
+                 f"median of {len(times)}; load average {load_average():.2f}")
 
     # 2. random step and time ranges on one node, one process per query
     def queries(self, size, corpus, manifest):
@@ -358,6 +402,24 @@ class Bench:
                  f"{theirs / second:.0f}x faster (first open {theirs / first:.0f}x)",
                  f"CPU time {statistics.median(second_cpu):.3f} s vs {their_cpu[0]:.2f} s; "
                  f"cache {disk_bytes(cache) / 1e6:.0f} MB; load average {load:.2f} / {load_average():.2f}")
+        if not self.args.drop_caches:
+            return
+        # Both read from the disk: the parsed index's file for smprof, the
+        # stats files for the reference.
+        cold = []
+        for _ in range(self.args.repeat):
+            drop_page_cache()
+            t, again = timed(argv, stdout=subprocess.PIPE, env=env)
+            cold.append(t)
+            if again != plain:
+                raise RuntimeError("the second open's answer from the disk differs from --no-cache's")
+        drop_page_cache()
+        theirs_cold, _ = self.ref(corpus, "--all", node=node)
+        self.raw[f"{size}/second-open-disk/{node}"] = {"second_s": cold, "reference_s": theirs_cold}
+        self.add(f"{size}: (6) the same, page cache dropped before each run",
+                 f"{statistics.median(cold):.3f} s", f"{theirs_cold:.2f} s",
+                 f"{theirs_cold / statistics.median(cold):.0f}x faster",
+                 f"median of {len(cold)}; load average {load_average():.2f}")
 
     # 7. the viewer on an s3:// job of 100 nodes, from a loopback S3
     def s3_open(self):
@@ -418,6 +480,64 @@ class Bench:
                      f"{median_of('to_range_index_ms') / 1e3:.1f} / {worst_of('to_range_index_ms') / 1e3:.1f} s",
                      "", "", f"worst main-loop stall {worst_of('worst_stall_to_range_index_ms'):.0f} ms")
 
+    # 8. the viewer on a 256-node job: main-loop stalls and re-aggregation
+    def viewer_256(self):
+        size, corpus_args = VIEWER_CORPUS
+        corpus, manifest = make_corpus(self.args.tools, self.args.scratch, size, self.args.fresh, corpus_args)
+        label = f"256 nodes x 200 steps ({manifest['intervals']['cprofile']:,} intervals)"
+        result = self.driver_json("interactive", corpus, "--node", "all", "--ranges", str(self.args.ranges),
+                                  "--verify", "5", "--seed", str(self.args.seed))
+        self.raw["viewer-256/interactive"] = result
+        target = VIEWER_TARGETS_MS["reaggregate"]
+        worst = result["rows_worst_ms"]
+        self.add(f"(8) {label}: re-aggregate a range on all nodes, function rows + callers: median / worst "
+                 f"of {result['ranges']:,}",
+                 f"{result['rows_median_ms']:.1f} / {worst:.1f} ms", f"target {target:.0f} ms (worst)",
+                 f"met: {target / worst:.1f}x under" if worst <= target else f"missed: {worst - target:.1f} ms over",
+                 f"CPU time {result['rows_median_cpu_ms']:.1f} / {result['rows_worst_cpu_ms']:.1f} ms; as a "
+                 f"SmprofProfile {result['median_ms']:.1f} / {result['worst_ms']:.1f} ms; index "
+                 f"{result['index_bytes'] / 1e6:.0f} MB; load average {load_average():.2f}")
+
+        driver = os.path.join(self.args.build_dir, "tests", "bench", "bench-job-page")
+        if not os.path.exists(driver):
+            self.add(f"(8) {label}: the viewer's worst main-loop stall", "pending", "", "",
+                     "bench-job-page is built with -Dbenchmarks=true")
+            return
+        argv = [driver, corpus, "--drags", "5"]
+        if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+            if not shutil.which("xvfb-run"):
+                self.add(f"(8) {label}: the viewer's worst main-loop stall", "pending", "", "",
+                         "needs a display or xvfb-run")
+                return
+            argv = ["xvfb-run", "-a", "-s", "-screen 0 1920x1200x24"] + argv
+        env = dict(os.environ, GSETTINGS_SCHEMA_DIR=os.path.join(self.args.build_dir, "data"),
+                   GSETTINGS_BACKEND="memory", GSK_RENDERER="cairo", GTK_A11Y="none")
+        runs = []
+        for i in range(self.args.repeat):
+            log(f"  bench-job-page run {i + 1} of {self.args.repeat} (load average {load_average():.2f})")
+            out = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+            if out.returncode != 0:
+                raise RuntimeError(f"bench-job-page exited with {out.returncode}: {out.stderr.strip()}")
+            runs.append(json.loads(out.stdout))
+        self.raw["viewer-256/job-page"] = runs
+        target = VIEWER_TARGETS_MS["stall"]
+        loads = ", ".join(r["load_before"].split()[0] for r in runs)
+        for key, name in (("worst_stall_open_ms", "opening the job"), ("worst_stall_settle_ms", "the 2 s after"),
+                          ("worst_stall_scroll_ms", "scrolling every node row, a frame at a time"),
+                          ("worst_stall_views_ms", "showing each view"),
+                          ("worst_stall_drag_ms", "5 drag selections")):
+            stalls = [r[key] for r in runs]
+            median, worst = statistics.median(stalls), max(stalls)
+            self.add(f"(8) {label}: the viewer's worst main-loop stall while {name}, median / worst of {len(runs)}",
+                     f"{median:.0f} / {worst:.0f} ms", f"target {target:.0f} ms",
+                     f"met" if worst <= target else f"missed: the worst {worst - target:.0f} ms over",
+                     f"load average {loads}")
+        self.add(f"(8) {label}: the page open, then its first answer; a drag's release to the views updated",
+                 f"{statistics.median(r['to_page_ms'] for r in runs) / 1e3:.2f} s, "
+                 f"{statistics.median(r['to_first_answer_ms'] for r in runs) / 1e3:.2f} s; "
+                 f"{statistics.median(r['drag_to_views_median_ms'] for r in runs):.0f} ms", "", "",
+                 f"medians of {len(runs)}; slowest frame {max(r['slowest_frame_ms'] for r in runs):.0f} ms")
+
     def table(self):
         lines = ["| figure | smprof | reference | ratio | notes |", "| --- | --- | --- | --- | --- |"]
         for row in self.rows:
@@ -458,9 +578,13 @@ def main():
     p.add_argument("--ref-ranges", type=int, default=5, help="reference runs for figure 3 (one node)")
     p.add_argument("--figures", default="cold,queries,interactive,memory,flame,second-open",
                    help="comma-separated, of: cold (1), queries (2), interactive (3), memory (4), flame (5), "
-                        "second-open (6), s3-open (7: only when named; makes its own 100-node corpus)")
+                        "second-open (6), s3-open (7: only when named; makes its own 100-node corpus), "
+                        "viewer-256 (8: only when named; makes its own 256-node corpus)")
     p.add_argument("--s3-all", action="store_true",
                    help="figure 7: also wait for every stats file and the range index (minutes)")
+    p.add_argument("--drop-caches", action=argparse.BooleanOptionalAction, default=None,
+                   help="figures 1 and 6 again with the page cache dropped before every run "
+                        f"(default: when {DROP_CACHES} can be written, i.e. as root)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--wait-quiet", type=float, default=0, metavar="SECONDS",
                    help="first wait up to this long for the load average to drop below 1")
@@ -478,6 +602,10 @@ def main():
         p.error(f"--write-doc: {args.doc} has no {DOC_BEGIN} line followed by a {DOC_END} line")
 
     args.build_dir = os.path.abspath(args.build_dir)
+    if args.drop_caches is None:
+        args.drop_caches = drop_page_cache()
+    elif args.drop_caches and not drop_page_cache():
+        p.error(f"--drop-caches: cannot write {DROP_CACHES} (it needs root)")
     os.makedirs(args.scratch, exist_ok=True)
     out = args.out or os.path.join(args.scratch, "bench-results.md")
     bench = Bench(args)
@@ -490,7 +618,7 @@ def main():
     sizes = args.sizes.split(",")
     figures = args.figures.split(",")
     for figure in figures:
-        if figure not in PER_SIZE_FIGURES + ("s3-open",):
+        if figure not in PER_SIZE_FIGURES + ("s3-open", "viewer-256"):
             p.error(f"--figures: unknown figure {figure!r}")
     # No corpus of --sizes is made unless a figure measures it.
     for size in sizes if any(f in PER_SIZE_FIGURES for f in figures) else []:
@@ -510,6 +638,8 @@ def main():
             bench.second_open(size, corpus, manifest)
     if "s3-open" in figures:
         bench.s3_open()
+    if "viewer-256" in figures:
+        bench.viewer_256()
 
     load_after = load_average()
     header = (f"smprof benchmark, {time.strftime('%Y-%m-%d %H:%M', time.localtime(started))}, "
