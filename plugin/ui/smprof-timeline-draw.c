@@ -518,8 +518,38 @@ record_row (SmprofTimeline *self,
  * their tiles' own bounds decide. */
 #define ROW_OVERHANG 16
 
+/* What drawing @node costs the cairo renderer, in nodes drawn one by one
+ * (a tile is a container of rectangles, maybe nested). */
+static guint
+tile_cost (GskRenderNode *node)
+{
+  guint n = 0;
+
+  switch ((int) gsk_render_node_get_node_type (node))
+    {
+    case GSK_CONTAINER_NODE:
+      for (guint i = 0; i < gsk_container_node_get_n_children (node); i++)
+        n += tile_cost (gsk_container_node_get_child (node, i));
+      return n;
+    case GSK_TRANSFORM_NODE:
+      return tile_cost (gsk_transform_node_get_child (node));
+    case GSK_CLIP_NODE:
+      return tile_cost (gsk_clip_node_get_child (node));
+    default:
+      return 1;
+    }
+}
+
 /* The tiled blocks of the rows shown: each tile that meets the view, as
- * an image when @raster. */
+ * an image when @raster.
+ *
+ * A tile whose image is not drawn yet is drawn as it is, up to
+ * SMPROF_TIMELINE_VECTOR_BUDGET nodes in one frame; past that it is left
+ * out of the frame. The first frame of a job of hundreds of nodes, or of
+ * rows scrolled into view, otherwise draws tens of thousands of rectangles
+ * at once (130 ms at 256 nodes): now such a frame costs a few
+ * milliseconds, the tiles left out are drawn first into their images (the
+ * queue is taken from its end), and they appear within a few frames. */
 static void
 blocks_append (SmprofTimeline               *self,
                GtkSnapshot                  *snapshot,
@@ -532,6 +562,7 @@ blocks_append (SmprofTimeline               *self,
   SmprofTimelineCache *cache = &self->blocks;
   graphene_point_t offset;
   graphene_rect_t visible;
+  guint vector_nodes = 0;
   guint first;
 
   if (cache->row_tiles == NULL)
@@ -565,6 +596,10 @@ blocks_append (SmprofTimeline               *self,
 
               if (image != NULL)
                 tile = image;
+              else if (vector_nodes >= SMPROF_TIMELINE_VECTOR_BUDGET)
+                continue;
+              else
+                vector_nodes += tile_cost (tile);
             }
           gtk_snapshot_append_node (snapshot, tile);
         }

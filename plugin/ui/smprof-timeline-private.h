@@ -329,6 +329,11 @@ void                      _smprof_timeline_cache_rows         (SmprofTimeline   
                                                                guint                        *last);
 
 /* smprof-timeline-raster.c */
+/* How many nodes of tiles not yet drawn into images one frame draws as
+ * they are (about 5 ms of GTK's cairo renderer); the rest wait for their
+ * images (smprof-timeline-draw.c). */
+#define SMPROF_TIMELINE_VECTOR_BUDGET 4000
+
 gboolean                  _smprof_timeline_rasters_pending    (SmprofTimeline           *self);
 void                      _smprof_timeline_rasters_dispose    (SmprofTimeline           *self);
 GskRenderNode            *_smprof_timeline_rasters_get        (SmprofTimeline           *self,

@@ -12,7 +12,10 @@
  *
  * The image is aligned on the device's pixels where the frame puts the
  * tile: a pixel of the image is a pixel of the screen, so the blocks look as
- * drawn directly (antialiased edges may differ by one level). The frames
+ * drawn directly (antialiased edges may differ by one level). A frame
+ * that would draw very many tiles as they are (the first frame of hundreds
+ * of rows) draws a budget of them and leaves the others out until their
+ * images are drawn (smprof-timeline-draw.c). The frames
  * put the cache on whole device pixels (smprof-timeline-cache.c); should
  * the tiles' sub-pixel position or the scale change, the images are drawn
  * again.

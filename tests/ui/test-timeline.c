@@ -738,6 +738,14 @@ time_snapshot (GtkWidget *widget)
   return elapsed;
 }
 
+/* Runs the main loop until the tiles' images are all drawn. */
+static void
+wait_for_rasters (SmprofTimeline *self)
+{
+  while (_smprof_timeline_rasters_pending (self))
+    g_main_context_iteration (NULL, TRUE);
+}
+
 /* Colour rectangles under @node: what the cairo renderer fills one by one. */
 static guint
 count_color_nodes (GskRenderNode *node)
@@ -966,9 +974,46 @@ test_large_job (void)
   {
     g_autoptr(GdkTexture) t = ui_test_render (timeline);
 
+    raster = g_timer_elapsed (timer, NULL);
+    /* the picture as a person sees it once the tiles' images are in */
+    wait_for_rasters (self);
+    g_clear_object (&t);
+    t = render (self);
     ui_test_save (t, "timeline-large.png");
   }
-  raster = g_timer_elapsed (timer, NULL);
+
+  /* The first frame of this many rows in view: drawing every tile as it is
+   * would be tens of thousands of rectangles in one frame. It draws a
+   * budget of them and leaves the others out; their images come in the
+   * idle time after, and then the timeline shows what the tiles drawn
+   * whole show (but for antialiased edges, one level). */
+  {
+    g_autoptr(GdkTexture) whole = NULL;
+    g_autoptr(GdkTexture) first = NULL;
+    g_autoptr(GdkTexture) later = NULL;
+    guint whole_nodes, first_colors, first_images, later_colors, later_images;
+
+    _smprof_timeline_set_raster_tiles (self, FALSE);
+    whole = render (self);
+    whole_nodes = frame_color_nodes (timeline);
+    /* images forgotten: as when the window opens */
+    _smprof_timeline_set_raster_tiles (self, TRUE);
+    frame_nodes (timeline, &first_colors, &first_images);
+    g_assert_true (_smprof_timeline_rasters_pending (self));
+    wait_for_rasters (self);
+    later = render (self);
+    frame_nodes (timeline, &later_colors, &later_images);
+    g_test_message ("first frame: %u colour nodes (drawn whole %u; budget %u), %u images; once the images are "
+                    "in: %u colour nodes, %u images", first_colors, whole_nodes, SMPROF_TIMELINE_VECTOR_BUDGET,
+                    first_images, later_colors, later_images);
+    g_assert_cmpuint (whole_nodes, >, 2 * SMPROF_TIMELINE_VECTOR_BUDGET);
+    /* the budget, the tile that crosses it (a row's lane: at most a
+     * rectangle per interval in view) and what is not a tile */
+    g_assert_cmpuint (first_colors, <=, SMPROF_TIMELINE_VECTOR_BUDGET + 2 * per_node + later_colors);
+    g_assert_cmpuint (later_images, >, 0);
+    g_assert_cmpuint (later_colors, <, whole_nodes / 10);
+    g_assert_true (ui_test_near_pixels (whole, later, 0, 0, WIDTH, 700, 1));
+  }
 
   /* a pan within the cached span replays the cached rows */
   prepared = self->blocks.n_prepared;
