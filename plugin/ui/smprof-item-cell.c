@@ -18,12 +18,14 @@ struct _SmprofItemCell
 
   GObject   *item;
   GtkWidget *child;
+  guint      label_tooltip : 1;
 };
 
 enum {
   PROP_0,
   PROP_ITEM,
   PROP_CHILD,
+  PROP_LABEL_TOOLTIP,
   N_PROPS
 };
 
@@ -60,6 +62,10 @@ smprof_item_cell_get_property (GObject    *object,
       g_value_set_object (value, self->child);
       break;
 
+    case PROP_LABEL_TOOLTIP:
+      g_value_set_boolean (value, self->label_tooltip);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -84,9 +90,40 @@ smprof_item_cell_set_property (GObject      *object,
       smprof_item_cell_set_child (self, g_value_get_object (value));
       break;
 
+    case PROP_LABEL_TOOLTIP:
+      if (self->label_tooltip != g_value_get_boolean (value))
+        {
+          self->label_tooltip = g_value_get_boolean (value);
+          gtk_widget_set_has_tooltip (GTK_WIDGET (self), self->label_tooltip);
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
+}
+
+/* The label's text, asked for when the pointer rests on the cell. A
+ * tooltip-text bound to each row instead is set again whenever a row is
+ * bound, and GTK asks the display where the pointer is each time it is set
+ * (a round trip to the X server): tens of them for every new answer the
+ * table shows. */
+static gboolean
+smprof_item_cell_query_tooltip (GtkWidget  *widget,
+                                int         x,
+                                int         y,
+                                gboolean    keyboard_tooltip,
+                                GtkTooltip *tooltip)
+{
+  g_autofree char *text = smprof_item_cell_dup_tooltip_text (SMPROF_ITEM_CELL (widget));
+
+  if (text == NULL)
+    return FALSE;
+
+  gtk_tooltip_set_text (tooltip, text);
+
+  return TRUE;
 }
 
 static void
@@ -112,7 +149,19 @@ smprof_item_cell_class_init (SmprofItemCellClass *klass)
     g_param_spec_object ("child", NULL, NULL, GTK_TYPE_WIDGET,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
+  /**
+   * SmprofItemCell:label-tooltip:
+   *
+   * Whether the cell's tooltip is its child label's text (for names the
+   * column may ellipsize).
+   */
+  properties[PROP_LABEL_TOOLTIP] =
+    g_param_spec_boolean ("label-tooltip", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  widget_class->query_tooltip = smprof_item_cell_query_tooltip;
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "smprofitemcell");
@@ -129,6 +178,30 @@ smprof_item_cell_get_item (SmprofItemCell *self)
   g_return_val_if_fail (SMPROF_IS_ITEM_CELL (self), NULL);
 
   return self->item;
+}
+
+/**
+ * smprof_item_cell_dup_tooltip_text:
+ * @self: a cell
+ *
+ * The tooltip the cell shows: its child label's text when
+ * #SmprofItemCell:label-tooltip is set and the label is not empty.
+ *
+ * Returns: (transfer full) (nullable): the text, or %NULL for no tooltip
+ */
+char *
+smprof_item_cell_dup_tooltip_text (SmprofItemCell *self)
+{
+  const char *text;
+
+  g_return_val_if_fail (SMPROF_IS_ITEM_CELL (self), NULL);
+
+  if (!self->label_tooltip || !GTK_IS_LABEL (self->child))
+    return NULL;
+
+  text = gtk_label_get_text (GTK_LABEL (self->child));
+
+  return text != NULL && text[0] != '\0' ? g_strdup (text) : NULL;
 }
 
 GtkWidget *

@@ -14,10 +14,11 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (SmprofItemCell, smprof_item_cell, SMPROF, ITEM_CELL, GtkWidget)
 
-GObject   *smprof_item_cell_get_item  (SmprofItemCell *self);
-GtkWidget *smprof_item_cell_get_child (SmprofItemCell *self);
-void       smprof_item_cell_set_child (SmprofItemCell *self,
-                                       GtkWidget      *child);
-gpointer   smprof_item_cell_find_item (GtkWidget      *picked);
+GObject   *smprof_item_cell_get_item         (SmprofItemCell *self);
+GtkWidget *smprof_item_cell_get_child        (SmprofItemCell *self);
+char      *smprof_item_cell_dup_tooltip_text (SmprofItemCell *self);
+void       smprof_item_cell_set_child        (SmprofItemCell *self,
+                                              GtkWidget      *child);
+gpointer   smprof_item_cell_find_item        (GtkWidget      *picked);
 
 G_END_DECLS

@@ -249,7 +249,28 @@ update_description (SmprofSparkline *self)
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, description,
                                   -1);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self), count_values (self) > 0 ? description : NULL);
+  /* the text itself is made when asked for (query_tooltip): setting a
+   * tooltip asks the display where the pointer is, on every row bound */
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self), count_values (self) > 0);
+}
+
+static gboolean
+smprof_sparkline_query_tooltip (GtkWidget  *widget,
+                                int         x,
+                                int         y,
+                                gboolean    keyboard_tooltip,
+                                GtkTooltip *tooltip)
+{
+  SmprofSparkline *self = SMPROF_SPARKLINE (widget);
+  g_autofree char *description = NULL;
+
+  if (count_values (self) == 0)
+    return FALSE;
+
+  description = smprof_sparkline_dup_description (self);
+  gtk_tooltip_set_text (tooltip, description);
+
+  return TRUE;
 }
 
 static void
@@ -314,6 +335,7 @@ smprof_sparkline_class_init (SmprofSparklineClass *klass)
   widget_class->snapshot = smprof_sparkline_snapshot;
   widget_class->measure = smprof_sparkline_measure;
   widget_class->css_changed = smprof_sparkline_css_changed;
+  widget_class->query_tooltip = smprof_sparkline_query_tooltip;
 
   /**
    * SmprofSparkline:series:

@@ -8,6 +8,7 @@
 
 #include "smprof-function-item.h"
 #include "smprof-function-table.h"
+#include "smprof-item-cell.h"
 #include "smprof-ui-format.h"
 #include "ui-test-util.h"
 
@@ -359,6 +360,58 @@ test_screenshot (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Cells of @widget's tree that show a function's name in a label. */
+static void
+collect_name_cells (GtkWidget *widget,
+                    GPtrArray *cells)
+{
+  if (SMPROF_IS_ITEM_CELL (widget) && GTK_IS_LABEL (smprof_item_cell_get_child (SMPROF_ITEM_CELL (widget))) &&
+      SMPROF_IS_FUNCTION_ITEM (smprof_item_cell_get_item (SMPROF_ITEM_CELL (widget))))
+    {
+      SmprofFunctionItem *item = SMPROF_FUNCTION_ITEM (smprof_item_cell_get_item (SMPROF_ITEM_CELL (widget)));
+      GtkLabel *label = GTK_LABEL (smprof_item_cell_get_child (SMPROF_ITEM_CELL (widget)));
+
+      if (g_strcmp0 (gtk_label_get_text (label), smprof_function_item_get_label (item)) == 0)
+        g_ptr_array_add (cells, widget);
+    }
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_name_cells (child, cells);
+}
+
+/* A long name is ellipsized; resting the pointer on it shows it whole. The
+ * tooltip is made when asked for: no row sets one as it is bound (each
+ * setting asks the X server where the pointer is). */
+static void
+test_name_tooltips (void)
+{
+  GtkWidget *table = smprof_function_table_new ();
+  g_autoptr(GPtrArray) cells = g_ptr_array_new ();
+  GtkWidget *window;
+
+  smprof_function_table_set_profile (SMPROF_FUNCTION_TABLE (table), cprofile);
+  window = ui_test_present (table, 1280, 720);
+  ui_test_settle ();
+
+  collect_name_cells (table, cells);
+  g_test_message ("%u name cells shown", cells->len);
+  g_assert_cmpuint (cells->len, >=, 10);
+  for (guint i = 0; i < cells->len; i++)
+    {
+      SmprofItemCell *cell = g_ptr_array_index (cells, i);
+      GtkWidget *label = smprof_item_cell_get_child (cell);
+      g_autofree char *tooltip = smprof_item_cell_dup_tooltip_text (cell);
+
+      g_assert_true (gtk_widget_get_has_tooltip (GTK_WIDGET (cell)));
+      g_assert_cmpstr (tooltip, ==, gtk_label_get_text (GTK_LABEL (label)));
+      g_assert_null (gtk_widget_get_tooltip_text (label));
+      g_assert_null (gtk_widget_get_tooltip_text (GTK_WIDGET (cell)));
+    }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -380,6 +433,7 @@ main (int   argc,
   g_test_add_func ("/function-table/callers-callees/cprofile", test_callers_cprofile);
   g_test_add_func ("/function-table/callers-callees/pyinstrument", test_callers_pyinstrument);
   g_test_add_func ("/function-table/screenshot", test_screenshot);
+  g_test_add_func ("/function-table/name-tooltips", test_name_tooltips);
 
   status = g_test_run ();
 
