@@ -9,14 +9,28 @@
 #include <glib/gi18n-lib.h>
 
 #include "smprof-job-private.h"
+#include "smprof-local-source.h"
 #include "smprof-parallel.h"
+#include "smprof-readahead.h"
 
 typedef struct
 {
-  SmprofJob    *job;
-  GPtrArray    *pending;   /* SmprofRecord, each read by exactly one worker */
-  GCancellable *cancellable;
+  SmprofJob       *job;
+  GPtrArray       *pending;    /* SmprofRecord, each read by exactly one worker */
+  GCancellable    *cancellable;
+  SmprofReadahead *readahead;  /* nullable: the batch's files asked for ahead */
 } LoadBatch;
+
+/* A local batch of at least this many files is read ahead (see
+ * smprof-readahead.c): a handful costs a thread each for nothing. */
+#define READAHEAD_MIN_RECORDS 64
+
+/* How many disk requests the readahead keeps in flight, whatever the number
+ * of cores (reading 4,002 cold files took 0.51 s on 2 threads, 0.24 s on
+ * 32), and how far ahead of the parsers it goes (about 40 MiB of cProfile
+ * stats, which stay in memory until their parser comes). */
+#define READAHEAD_THREADS 16
+#define READAHEAD_WINDOW 1024
 
 static void
 load_record (SmprofJob    *self,
@@ -66,6 +80,8 @@ load_pending (guint    index,
 {
   LoadBatch *batch = data;
 
+  if (batch->readahead != NULL)
+    smprof_readahead_reached (batch->readahead, index);
   load_record (batch->job, g_ptr_array_index (batch->pending, index), batch->cancellable);
 }
 
@@ -80,7 +96,7 @@ load_claimed (SmprofJob     *self,
 {
   g_autoptr(GPtrArray) paths = g_ptr_array_sized_new (pending->len + 1);
   g_autoptr(GPtrArray) to_read = NULL;
-  LoadBatch batch = { self, pending, cancellable };
+  LoadBatch batch = { self, pending, cancellable, NULL };
 
   /* What the parsed index holds is neither fetched nor read again. */
   if (self->index != NULL)
@@ -104,7 +120,22 @@ load_claimed (SmprofJob     *self,
   if (!smprof_source_prefetch (self->source, (const char * const *) paths->pdata, cancellable, error))
     return FALSE;
 
+  /* A local source's files on disk are asked for ahead of the parsers, in
+   * their order, so that the disk has many requests at once; files in memory
+   * already are not (that cost a fifth more CPU time on a warm node). */
+  if (SMPROF_IS_LOCAL_SOURCE (self->source) && batch.pending->len >= READAHEAD_MIN_RECORDS)
+    {
+      const char *root = smprof_local_source_get_root (SMPROF_LOCAL_SOURCE (self->source));
+
+      if (smprof_readahead_is_cold (root, (const char * const *) paths->pdata, batch.pending->len))
+        batch.readahead = smprof_readahead_start (root, (const char * const *) paths->pdata, batch.pending->len,
+                                                  READAHEAD_THREADS, READAHEAD_WINDOW, cancellable);
+    }
+
   smprof_parallel_for ("smprof-load", batch.pending->len, g_get_num_processors (), load_pending, &batch, cancellable);
+
+  if (batch.readahead != NULL)
+    smprof_readahead_join (g_steal_pointer (&batch.readahead), TRUE);
 
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return FALSE;

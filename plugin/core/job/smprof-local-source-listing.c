@@ -318,6 +318,12 @@ lists_node_names (const SmprofListingOptions *options,
   return options->nodes_only && is_profiler_folder_name (slash != NULL ? slash + 1 : profiler_relative);
 }
 
+/* How many threads list node folders, whatever the number of cores: listing
+ * a cold folder waits for the disk at every interval folder (its entries,
+ * then its stats file's inode), and more requests in flight take less time
+ * in all (see tests/bench/README.md); a warm one costs a few more threads. */
+#define LIST_THREADS 16
+
 /* Node folders are listed in parallel, each into its own listing; the
  * listings are then joined in name order, so the result does not depend on
  * which thread finished first. */
@@ -333,6 +339,7 @@ list_profiler_folder (SmprofLocalSource          *self,
   g_autoptr(GPtrArray) nodes = NULL;
   g_autoptr(GError) error = NULL;
   NodeBatch batch = { self, options, NULL, NULL, NULL, cancellable, 1 };
+  guint n_threads = MAX (g_get_num_processors (), LIST_THREADS);
   guint n_full = 0;
 
   names = _smprof_local_source_read_sorted_folder (path, &error);
@@ -370,8 +377,8 @@ list_profiler_folder (SmprofLocalSource          *self,
       return;
     }
 
-  /* With fewer node folders to list in full than cores, the cores left over
-   * share them. */
+  /* With fewer node folders to list in full than threads, the threads left
+   * over share them. */
   for (guint i = 0; i < nodes->len; i++)
     {
       const char *node_relative = g_ptr_array_index (nodes, i);
@@ -379,8 +386,8 @@ list_profiler_folder (SmprofLocalSource          *self,
       if (node_relative != NULL && !lists_names_only (options, node_relative))
         n_full++;
     }
-  if (n_full > 0 && n_full < g_get_num_processors ())
-    batch.n_parts = g_get_num_processors () / n_full;
+  if (n_full > 0 && n_full < n_threads)
+    batch.n_parts = n_threads / n_full;
 
   batch.nodes = nodes;
   batch.listings = g_new0 (SmprofListing *, MAX (nodes->len, 1));
@@ -388,7 +395,7 @@ list_profiler_folder (SmprofLocalSource          *self,
   for (guint i = 0; i < nodes->len; i++)
     batch.listings[i] = smprof_listing_new ();
 
-  smprof_parallel_for ("smprof-list", nodes->len, g_get_num_processors (), list_node_at, &batch, cancellable);
+  smprof_parallel_for ("smprof-list", nodes->len, n_threads, list_node_at, &batch, cancellable);
 
   for (guint i = 0; i < nodes->len; i++)
     {
