@@ -10,7 +10,9 @@
  * - the plugin's plural messages come from the plugin's catalogue ("3
  *   outlier steps" came out in English: ngettext looked in the viewer's);
  * - the timeline's legend, a third longer in French, is whole at 1280x800,
- *   a comparison's A and B included.
+ *   a comparison's A and B included;
+ * - the README's French pictures: job-page-fr-1280x800.png, and
+ *   job-page-64-nodes-fr-1280x800.png (layout-test-util.c).
  */
 
 #include <locale.h>
@@ -18,6 +20,7 @@
 #include <glib/gi18n-lib.h>
 #include <smprof-viewer-api.h>
 
+#include "layout-test-util.h"
 #include "smv-application.h"
 #include "smprof-job-page-private.h"
 #include "smprof-sagemaker-source.h"
@@ -132,6 +135,20 @@ test_french_page (void)
   viewer_test_spin (100);
 }
 
+/* The README's French picture of a 64-node job (layout-test-util.c): the
+ * sidebar's "Training loop" preset in French on it. */
+static void
+test_french_64 (void)
+{
+  static const LayoutTestPicture picture = {
+    1280, 800, FALSE, "job-page-64-nodes-fr-1280x800.png", 25, "smprof-plugin", "Training loop"
+  };
+
+  VIEWER_TEST_REQUIRE_DISPLAY ();
+
+  layout_test_picture_64 (registry, &picture);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -158,6 +175,7 @@ main (int   argc,
   registry = smv_source_registry_new (no_dirs);
 
   g_test_add_func ("/job-page/l10n/french", test_french_page);
+  g_test_add_func ("/job-page/l10n/screenshots-64/1280x800", test_french_64);
 
   status = g_test_run ();
   g_clear_object (&registry);

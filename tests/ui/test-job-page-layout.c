@@ -9,13 +9,15 @@
  * Compare view's table, the flame graphs' roots, a page never wider than
  * its window, and the timeline of a 64-node job.
  *
- * Screenshots in the working folder: layout-*.png.
+ * Screenshots in the working folder: layout-*.png; the README's pictures,
+ * job-page-*.png, also into $SMPROF_SCREENSHOTS_DIR.
  */
 
 #include <adwaita.h>
 #include <smprof-viewer-api.h>
 
 #include "core-test-util.h"
+#include "layout-test-util.h"
 #include "smprof-compare-view.h"
 #include "smprof-flame-graph-private.h"
 #include "smprof-job-page-private.h"
@@ -34,52 +36,11 @@ static SmvSourceRegistry *registry;
 /* Windows                                                                  */
 
 static gboolean
-is_mapped (gpointer data)
-{
-  return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0;
-}
-
-static gboolean
-shows_document (gpointer data)
-{
-  return g_strcmp0 (smv_window_get_view_name (data), "document") == 0;
-}
-
-static gboolean
 page_ready (gpointer data)
 {
   SmprofJobPage *page = data;
 
   return !smprof_job_page_get_busy (page) && smprof_job_page_get_selected_records (page) != NULL;
-}
-
-/* The viewer's window of @width x @height on the job in @path. */
-static SmvWindow *
-open_job_at (const char     *path,
-             int             width,
-             int             height,
-             SmprofJobPage **page)
-{
-  g_autoptr(GFile) job = g_file_new_for_path (path);
-  SmvWindow *window = smv_window_new (NULL, registry, NULL);
-
-  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
-  gtk_window_present (GTK_WINDOW (window));
-  g_assert_true (viewer_test_wait (is_mapped, window, 5000));
-
-  smv_window_open (window, job);
-  g_assert_true (viewer_test_wait (shows_document, window, 30000));
-
-  *page = SMPROF_JOB_PAGE (smv_window_get_page (window));
-  g_assert_true (SMPROF_IS_JOB_PAGE (*page));
-  g_assert_true (viewer_test_wait (page_ready, *page, 120000));
-  ui_test_settle ();
-
-  /* The window is the size asked for (no window manager to say otherwise). */
-  g_assert_cmpint (gdk_surface_get_width (gtk_native_get_surface (GTK_NATIVE (window))), ==, width);
-  g_assert_cmpint (gdk_surface_get_height (gtk_native_get_surface (GTK_NATIVE (window))), ==, height);
-
-  return window;
 }
 
 static SmvWindow *
@@ -90,14 +51,7 @@ open_job (const char     *name,
 {
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "real-smdebug", name, NULL);
 
-  return open_job_at (path, width, height, page);
-}
-
-static void
-close_window (SmvWindow *window)
-{
-  gtk_window_destroy (GTK_WINDOW (window));
-  viewer_test_spin (100);
+  return layout_test_open_job (registry, path, width, height, page);
 }
 
 static void
@@ -113,14 +67,6 @@ save (SmvWindow  *window,
 
 /* ------------------------------------------------------------------------ */
 /* Measures                                                                 */
-
-static gboolean
-bounds_in (GtkWidget       *widget,
-           GtkWidget       *target,
-           graphene_rect_t *bounds)
-{
-  return gtk_widget_get_mapped (widget) && gtk_widget_compute_bounds (widget, target, bounds);
-}
 
 static void
 collect_rows (GtkWidget *widget,
@@ -159,7 +105,7 @@ count_visible_rows (GtkColumnView *view)
       {
         graphene_rect_t header;
 
-        g_assert_true (bounds_in (child, scroller, &header));
+        g_assert_true (layout_test_bounds_in (child, scroller, &header));
         top = header.origin.y + header.size.height;
       }
 
@@ -168,31 +114,12 @@ count_visible_rows (GtkColumnView *view)
     {
       graphene_rect_t row;
 
-      if (bounds_in (g_ptr_array_index (rows, i), scroller, &row) && row.size.height > 0 &&
+      if (layout_test_bounds_in (g_ptr_array_index (rows, i), scroller, &row) && row.size.height > 0 &&
           row.origin.y >= top - 0.5 && row.origin.y + row.size.height <= bottom + 0.5)
         n++;
     }
 
   return n;
-}
-
-static GtkWidget *
-find_label_with_text (GtkWidget  *widget,
-                      const char *text)
-{
-  if (GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_label (GTK_LABEL (widget)), text) == 0)
-    return widget;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_label_with_text (child, text);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
 }
 
 static GtkColumnView *
@@ -213,41 +140,6 @@ visible_height (GtkWidget *widget)
   GtkWidget *clip = scroller != NULL ? scroller : widget;
 
   return gtk_widget_get_mapped (widget) ? gtk_widget_get_height (clip) : 0;
-}
-
-/* The flame graph's roots (its bottom row, flames going up) lie inside the
- * part of it its scrolled window shows. */
-static gboolean
-root_row_on_screen (SmprofFlameGraph *graph)
-{
-  GtkWidget *scroller = gtk_widget_get_ancestor (GTK_WIDGET (graph), GTK_TYPE_SCROLLED_WINDOW);
-  graphene_rect_t bounds;
-  double root_top, root_bottom;
-
-  g_assert_nonnull (scroller);
-  g_assert_true (bounds_in (GTK_WIDGET (graph), scroller, &bounds));
-  root_bottom = bounds.origin.y + bounds.size.height;
-  root_top = root_bottom - SMPROF_FLAME_GRAPH_ROW_HEIGHT;
-  g_test_message ("flame graph %.0f px tall, its root row at %.0f–%.0f in a %d px view",
-                  bounds.size.height, root_top, root_bottom, gtk_widget_get_height (scroller));
-
-  return root_top >= -0.5 && root_bottom <= gtk_widget_get_height (scroller) + 0.5;
-}
-
-/* The page is never wider than its window. */
-static void
-check_width (SmvWindow     *window,
-             SmprofJobPage *page)
-{
-  graphene_rect_t bounds;
-  int min_width = 0;
-
-  g_assert_true (bounds_in (GTK_WIDGET (page), GTK_WIDGET (window), &bounds));
-  gtk_widget_measure (GTK_WIDGET (page), GTK_ORIENTATION_HORIZONTAL, -1, &min_width, NULL, NULL, NULL);
-  g_test_message ("page: %.0f px wide at x %.0f, minimum %d, in a %d px window", bounds.size.width,
-                  bounds.origin.x, min_width, gtk_widget_get_width (GTK_WIDGET (window)));
-  g_assert_cmpfloat (bounds.origin.x + bounds.size.width, <=, gtk_widget_get_width (GTK_WIDGET (window)));
-  g_assert_cmpint (min_width, <=, gtk_widget_get_width (GTK_WIDGET (window)));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -293,7 +185,7 @@ test_functions (void)
   window = open_job ("pt-cprofile", 1280, 800, &page);
   page_test_press_shortcut (GTK_WIDGET (page), "<Control>1");
   ui_test_settle ();
-  check_width (window, page);
+  layout_test_check_width (window, page);
 
   rows_small = function_rows (page);
   g_test_message ("1280x800: %u function rows visible", rows_small);
@@ -312,7 +204,7 @@ test_functions (void)
   ui_test_settle ();
   g_assert_false (callers_shown (page));
   g_assert_cmpuint (function_rows (page), ==, rows_small);
-  close_window (window);
+  layout_test_close_window (window);
 
   window = open_job ("pt-cprofile", 1920, 1080, &page);
   page_test_press_shortcut (GTK_WIDGET (page), "<Control>1");
@@ -321,7 +213,7 @@ test_functions (void)
   g_test_message ("1920x1080: %u function rows visible", rows_large);
   save (window, "layout-functions-1920x1080.png");
   g_assert_cmpuint (rows_large, >, rows_small + 8);
-  close_window (window);
+  layout_test_close_window (window);
 }
 
 /* The Per Step columns at 1280 px: the table scrolls sideways inside the
@@ -339,24 +231,24 @@ test_per_step_width (void)
   smprof_function_table_set_show_step_columns (page->function_table, TRUE);
   ui_test_settle ();
   save (window, "layout-per-step-1280x800.png");
-  check_width (window, page);
+  layout_test_check_width (window, page);
   g_assert_cmpuint (function_rows (page), >=, 15);
 
   /* The functions' names stay in view; the numbers scroll sideways. */
   {
     GtkColumnView *view = find_column_view (GTK_WIDGET (page->function_table), "function-list");
     GtkWidget *scroller = gtk_widget_get_ancestor (GTK_WIDGET (view), GTK_TYPE_SCROLLED_WINDOW);
-    GtkWidget *title = find_label_with_text (GTK_WIDGET (view), "filename:lineno(function)");
+    GtkWidget *title = layout_test_find_label (GTK_WIDGET (view), "filename:lineno(function)");
     graphene_rect_t bounds;
 
     g_assert_nonnull (title);
-    g_assert_true (bounds_in (title, scroller, &bounds));
+    g_assert_true (layout_test_bounds_in (title, scroller, &bounds));
     g_test_message ("the function column's title at x %.0f–%.0f of a %d px table", bounds.origin.x,
                     bounds.origin.x + bounds.size.width, gtk_widget_get_width (scroller));
     g_assert_cmpfloat (bounds.origin.x, >=, 0);
     g_assert_cmpfloat (bounds.origin.x + bounds.size.width, <=, gtk_widget_get_width (scroller));
   }
-  close_window (window);
+  layout_test_close_window (window);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -393,7 +285,7 @@ test_flame_graphs_and_compare (gconstpointer data)
   page_test_press_shortcut (GTK_WIDGET (page), "<Control>3");
   ui_test_settle ();
   save (window, flame_name);
-  g_assert_true (root_row_on_screen (smprof_flame_graph_view_get_flame_graph (page->flame_graph_view)));
+  g_assert_true (layout_test_root_row_on_screen (smprof_flame_graph_view_get_flame_graph (page->flame_graph_view)));
 
   /* A short view: the timeline's pane dragged down to leave the graph a
    * few rows. The roots stay in view; scrolled away and back, they come. */
@@ -406,13 +298,13 @@ test_flame_graphs_and_compare (gconstpointer data)
     gtk_paned_set_position (page->timeline_paned, short_position);
     ui_test_settle ();
     g_assert_cmpint (gtk_widget_get_height (scroller), <, gtk_widget_get_height (GTK_WIDGET (graph)));
-    g_assert_true (root_row_on_screen (graph));
+    g_assert_true (layout_test_root_row_on_screen (graph));
     gtk_adjustment_set_value (adjustment, gtk_adjustment_get_lower (adjustment));
     ui_test_settle ();
-    g_assert_false (root_row_on_screen (graph));
+    g_assert_false (layout_test_root_row_on_screen (graph));
     gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment));
     ui_test_settle ();
-    g_assert_true (root_row_on_screen (graph));
+    g_assert_true (layout_test_root_row_on_screen (graph));
     smprof_paned_memory_forget ("timeline-height");
     smprof_paned_memory_update (page->timeline_paned);
     ui_test_settle ();
@@ -428,7 +320,7 @@ test_flame_graphs_and_compare (gconstpointer data)
   compare = SMPROF_COMPARE_VIEW (_smprof_job_page_get_compare_view (page));
   g_assert_true (gtk_stack_get_visible_child (page->views_stack) == GTK_WIDGET (compare));
   save (window, compare_name);
-  check_width (window, page);
+  layout_test_check_width (window, page);
 
   table = GTK_WIDGET (smprof_compare_view_get_table (compare));
   table_height = gtk_widget_get_height (table);
@@ -439,32 +331,13 @@ test_flame_graphs_and_compare (gconstpointer data)
   diff_rows = count_visible_rows (find_column_view (table, "diff-list"));
   g_test_message ("%dx%d: %u rows of the diff table visible", size[0], size[1], diff_rows);
   g_assert_cmpuint (diff_rows, >=, size[1] >= 1000 ? 9u : 4u);
-  g_assert_true (root_row_on_screen (smprof_compare_view_get_flame_graph (compare)));
+  g_assert_true (layout_test_root_row_on_screen (smprof_compare_view_get_flame_graph (compare)));
 
-  close_window (window);
+  layout_test_close_window (window);
 }
 
 /* ------------------------------------------------------------------------ */
 /* The README's pictures                                                    */
-
-typedef struct
-{
-  int         width;
-  int         height;
-  gboolean    dark;
-  const char *name;
-} Picture;
-
-/* Relative luminance of a pixel of @texture, 0 (black) to 1 (white). */
-static double
-luminance_at (GdkTexture *texture,
-              int         x,
-              int         y)
-{
-  guint32 pixel = ui_test_pixel (texture, x, y);
-
-  return (0.2126 * ((pixel >> 16) & 0xff) + 0.7152 * ((pixel >> 8) & 0xff) + 0.0722 * (pixel & 0xff)) / 255.0;
-}
 
 /* The job page as the README shows it, at the sizes users have and in both
  * styles: a range of steps of the training loop, its flame graph. What a
@@ -473,7 +346,7 @@ luminance_at (GdkTexture *texture,
 static void
 test_screenshots (gconstpointer data)
 {
-  const Picture *picture = data;
+  const LayoutTestPicture *picture = data;
   AdwStyleManager *style = adw_style_manager_get_default ();
   g_autoptr(GdkTexture) texture = NULL;
   SmprofJobPage *page;
@@ -491,12 +364,12 @@ test_screenshots (gconstpointer data)
   ui_test_settle ();
   viewer_test_wait_transitions (GTK_WIDGET (window));
 
-  check_width (window, page);
-  g_assert_true (root_row_on_screen (smprof_flame_graph_view_get_flame_graph (page->flame_graph_view)));
+  layout_test_check_width (window, page);
+  g_assert_true (layout_test_root_row_on_screen (smprof_flame_graph_view_get_flame_graph (page->flame_graph_view)));
 
   texture = ui_test_render (GTK_WIDGET (window));
-  g_assert_true (bounds_in (viewer_test_find (GTK_WIDGET (page), "presets"), GTK_WIDGET (window), &sidebar));
-  sidebar_luminance = luminance_at (texture, (int) (sidebar.origin.x + sidebar.size.width - 8),
+  g_assert_true (layout_test_bounds_in (viewer_test_find (GTK_WIDGET (page), "presets"), GTK_WIDGET (window), &sidebar));
+  sidebar_luminance = layout_test_luminance_at (texture, (int) (sidebar.origin.x + sidebar.size.width - 8),
                                     (int) (sidebar.origin.y + sidebar.size.height - 8));
   g_test_message ("%s: sidebar luminance %.2f", picture->name, sidebar_luminance);
   if (picture->dark)
@@ -505,31 +378,12 @@ test_screenshots (gconstpointer data)
     g_assert_cmpfloat (sidebar_luminance, >, 0.8);
   ui_test_save (texture, picture->name);
 
-  close_window (window);
+  layout_test_close_window (window);
   adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
 }
 
 /* ------------------------------------------------------------------------ */
 /* The timeline of many nodes                                               */
-
-/* Node rows of the timeline a person sees whole, without scrolling. */
-static guint
-timeline_rows_visible (SmprofTimeline *timeline)
-{
-  double top = timeline->vscroll;
-  double bottom = top + _smprof_timeline_rows_height (timeline);
-  guint n = 0;
-
-  for (guint i = 0; i < timeline->rows->len; i++)
-    {
-      const SmprofTimelineRow *row = _smprof_timeline_get_row (timeline, i);
-
-      if (row->y >= top - 0.5 && row->y + row->height <= bottom + 0.5)
-        n++;
-    }
-
-  return n;
-}
 
 /* 64 nodes at 1920x1080: at least 40 node rows in view as the page opens;
  * two nodes at 1280x800: both rows, whole. */
@@ -544,19 +398,28 @@ test_timeline_rows (void)
 
   VIEWER_TEST_REQUIRE_DISPLAY ();
 
-  window = open_job_at (path, 1920, 1080, &page);
+  window = layout_test_open_job (registry, path, 1920, 1080, &page);
   g_assert_cmpuint (page->timeline->rows->len, ==, 64);
-  visible = timeline_rows_visible (page->timeline);
+  visible = layout_test_timeline_rows_visible (page->timeline);
   g_test_message ("64 nodes at 1920x1080: %u node rows visible", visible);
   save (window, "layout-timeline-64-1920x1080.png");
   g_assert_cmpuint (visible, >=, 40);
-  check_width (window, page);
-  close_window (window);
+  layout_test_check_width (window, page);
+  layout_test_close_window (window);
   core_test_remove_tree (tmp);
 
   window = open_job ("pt-cprofile", 1280, 800, &page);
-  g_assert_cmpuint (timeline_rows_visible (page->timeline), ==, 2);
-  close_window (window);
+  g_assert_cmpuint (layout_test_timeline_rows_visible (page->timeline), ==, 2);
+  layout_test_close_window (window);
+}
+
+/* The job page on a 64-node job, as the README shows it (layout-test-util.c). */
+static void
+test_screenshots_64 (gconstpointer data)
+{
+  VIEWER_TEST_REQUIRE_DISPLAY ();
+
+  layout_test_picture_64 (registry, data);
 }
 
 int
@@ -565,10 +428,18 @@ main (int   argc,
 {
   static const int small[] = { 1280, 800 };
   static const int large[] = { 1920, 1080 };
-  static const Picture pictures[] = {
+  static const LayoutTestPicture pictures[] = {
     { 1280, 800, FALSE, "job-page-1280x800.png" },
     { 1920, 1080, FALSE, "job-page-1920x1080.png" },
     { 1280, 800, TRUE, "job-page-dark-1280x800.png" },
+  };
+  /* The least node rows in view whole, above the flame graph at its
+   * default height: 27 were at 1280x800 and 45 at 1920x1080 (in both
+   * styles), a few rows' slack for another machine's fonts. */
+  static const LayoutTestPicture pictures_64[] = {
+    { 1280, 800, FALSE, "job-page-64-nodes-1280x800.png", 25 },
+    { 1920, 1080, FALSE, "job-page-64-nodes-1920x1080.png", 42 },
+    { 1280, 800, TRUE, "job-page-64-nodes-dark-1280x800.png", 25 },
   };
   const char * const no_dirs[] = { NULL };
   int status;
@@ -589,6 +460,9 @@ main (int   argc,
   g_test_add_data_func ("/layout/screenshots/1280x800", &pictures[0], test_screenshots);
   g_test_add_data_func ("/layout/screenshots/1920x1080", &pictures[1], test_screenshots);
   g_test_add_data_func ("/layout/screenshots/1280x800-dark", &pictures[2], test_screenshots);
+  g_test_add_data_func ("/layout/screenshots-64/1280x800", &pictures_64[0], test_screenshots_64);
+  g_test_add_data_func ("/layout/screenshots-64/1920x1080", &pictures_64[1], test_screenshots_64);
+  g_test_add_data_func ("/layout/screenshots-64/1280x800-dark", &pictures_64[2], test_screenshots_64);
 
   status = g_test_run ();
   g_clear_object (&registry);
