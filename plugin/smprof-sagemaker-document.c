@@ -7,6 +7,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "smprof-sagemaker-document.h"
+#include "smprof-ui-format.h"
 
 /* The job, plus what the viewer shows about it: a title, a one-line summary,
  * and the job's problems, copied into the document's list as they appear
@@ -59,6 +60,7 @@ dup_summary (SmprofJob *job)
   g_autoptr(GHashTable) nodes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autofree char *node_text = NULL;
   g_autofree char *interval_text = NULL;
+  g_autofree char *count_text = NULL;
   guint n_intervals = 0;
 
   for (guint p = 0; p < SMPROF_N_PROFILERS; p++)
@@ -72,8 +74,9 @@ dup_summary (SmprofJob *job)
 
   node_text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u node", "%u nodes", g_hash_table_size (nodes)),
                                g_hash_table_size (nodes));
-  interval_text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u interval", "%u intervals", n_intervals),
-                                   n_intervals);
+  count_text = smprof_ui_format_count (n_intervals);
+  interval_text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s interval", "%s intervals", n_intervals),
+                                   count_text);
 
   /* Translators: "2 nodes · 82 intervals" */
   return g_strdup_printf (_("%s · %s"), node_text, interval_text);

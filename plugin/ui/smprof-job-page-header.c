@@ -7,6 +7,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "smprof-job-page-private.h"
+#include "smprof-ui-format.h"
 
 /* The job page's header: the job's name and summary, the node choice (the
  * drop-down and the "Choose nodes…" popover), the profiler switch and the
@@ -23,20 +24,23 @@ sync_summary (SmprofJobPage *self)
   guint n_nodes = g_strv_length ((char **) smprof_session_get_all_node_ids (self->session));
   g_autofree char *nodes = NULL;
   g_autofree char *intervals = NULL;
+  g_autofree char *count = NULL;
   g_autofree char *summary = NULL;
 
   gtk_label_set_label (self->job_name_label, name);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->job_name_label), location);
 
   nodes = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u node", "%u nodes", n_nodes), n_nodes);
-  intervals = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u interval", "%u intervals", records->len),
-                               records->len);
+  count = smprof_ui_format_count (records->len);
+  /* Translators: the count is grouped, as in "102,912 intervals" */
+  intervals = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s interval", "%s intervals", records->len), count);
 
   if (n_nodes > 1 && records->len % n_nodes == 0)
     {
       guint each = records->len / n_nodes;
-      g_autofree char *per_node = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u per node", "%u per node", each),
-                                                   each);
+      g_autofree char *each_text = smprof_ui_format_count (each);
+      g_autofree char *per_node = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s per node", "%s per node", each),
+                                                   each_text);
 
       /* Translators: "2 nodes · 82 intervals (41 per node)" */
       summary = g_strdup_printf (_("%s · %s (%s)"), nodes, intervals, per_node);

@@ -44,6 +44,7 @@ _smprof_job_page_update_status (SmprofJobPage *self)
   guint n_selected;
   guint n_read;
   guint files_to_read = smprof_session_get_files_to_read (self->session);
+  g_autofree char *selected_text = NULL;
 
   /* A selection whose files are being read (from S3, or a cold disk) says
    * how far it is, so a long first answer is not a silent spinner. */
@@ -80,8 +81,9 @@ _smprof_job_page_update_status (SmprofJobPage *self)
 
   n_read = profile != NULL ? smprof_profile_get_records (profile)->len : 0;
 
-  g_ptr_array_add (parts, g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u interval", "%u intervals", n_selected),
-                                           n_selected));
+  selected_text = smprof_ui_format_count (n_selected);
+  g_ptr_array_add (parts, g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s interval", "%s intervals", n_selected),
+                                           selected_text));
   g_ptr_array_add (parts, smprof_session_describe_steps (selected));
   g_ptr_array_add (parts, describe_nodes (self, selected));
 

@@ -179,6 +179,13 @@ test_first_view (void)
   overview = SMPROF_TIMELINE_OVERVIEW (page->timeline_overview);
   save (GTK_WIDGET (window), "many-nodes-first-view.png");
 
+  /* Counts of thousands grouped, as in the function table's count: the
+   * job's 64 nodes of 40 intervals in the header and the status line. */
+  g_test_message ("header: %s; status: %s", gtk_label_get_label (page->job_summary_label),
+                  gtk_label_get_label (page->status_label));
+  g_assert_cmpstr (gtk_label_get_label (page->job_summary_label), ==, "64 nodes · 2,560 intervals (40 per node)");
+  g_assert_true (g_str_has_prefix (gtk_label_get_label (page->status_label), "2,560 intervals · "));
+
   /* The whole job, as the command line sums it. */
   g_assert_cmpint (smprof_job_page_get_preset (page), ==, SMPROF_PRESET_WHOLE_JOB);
   g_assert_cmpfloat_with_epsilon (smprof_cprofile_profile_get_total_tt (smprof_profile_get_cprofile (smprof_job_page_get_profile (page))),
