@@ -157,10 +157,14 @@ smprof_aws_credentials_parse_json (const char  *data,
   if (code != NULL && strcmp (code, "Success") != 0)
     {
       const char *message = member_string (object, "Message");
+      /* What the answer says goes into a message: valid UTF-8 whatever it
+       * held (JSON's escapes can make any byte). */
+      g_autofree char *shown_code = g_utf8_make_valid (code, -1);
+      g_autofree char *shown_message = message != NULL ? g_utf8_make_valid (message, -1) : NULL;
 
       g_set_error (error, SMPROF_S3_ERROR, SMPROF_S3_ERROR_NO_CREDENTIALS,
-                   _("%s refused to give credentials: %s%s%s"), origin, code,
-                   message != NULL ? ": " : "", message != NULL ? message : "");
+                   _("%s refused to give credentials: %s%s%s"), origin, shown_code,
+                   shown_message != NULL ? ": " : "", shown_message != NULL ? shown_message : "");
       return NULL;
     }
 
@@ -183,8 +187,10 @@ smprof_aws_credentials_parse_json (const char  *data,
 
       if (when == NULL)
         {
+          g_autofree char *shown = g_utf8_make_valid (expiration, -1);
+
           g_set_error (error, SMPROF_S3_ERROR, SMPROF_S3_ERROR_BAD_RESPONSE,
-                       _("%s answered an Expiration that is not a date: %s"), origin, expiration);
+                       _("%s answered an Expiration that is not a date: %s"), origin, shown);
           return NULL;
         }
       expires = g_date_time_to_unix (when);
