@@ -53,6 +53,16 @@ static Frames frames;
 static const char *phase = "start";   /* what main() is doing */
 static const char *worst_phase = "";
 
+/* Notes the phase; with SMPROF_BENCH_STALL_LOG set, on stderr too, beside
+ * the stalls bench-main-loop.c writes there. */
+static void
+set_phase (const char *name)
+{
+  phase = name;
+  if (g_getenv ("SMPROF_BENCH_STALL_LOG") != NULL)
+    g_printerr ("phase %s at %" G_GINT64_FORMAT "\n", name, g_get_monotonic_time ());
+}
+
 static void
 before_paint_cb (GdkFrameClock *clock)
 {
@@ -318,7 +328,7 @@ main (int   argc,
 
   /* Open: from the call to the page on screen, then to the first answer. */
   job = g_file_new_for_path (path);
-  phase = "open";
+  set_phase ("open");
   bench_stalls_begin ();
   t0 = g_get_monotonic_time ();
   smv_window_open (window, job);
@@ -336,13 +346,13 @@ main (int   argc,
 
   /* What the page still does after its first answer (statistics per step,
    * outliers, the node matrix's figures): two seconds. */
-  phase = "settle";
+  set_phase ("settle");
   bench_stalls_begin ();
   bench_spin (2000);
   settle_stall = bench_stalls_end ();
 
   timeline = smprof_job_page_get_timeline (page);
-  phase = "scroll";
+  set_phase ("scroll");
   bench_stalls_begin ();
   scroll_steps = scroll_rows (timeline);
   scroll_stall = bench_stalls_end ();
@@ -357,7 +367,7 @@ main (int   argc,
 
       if (!gtk_widget_get_visible (gtk_stack_page_get_child (stack_page)))
         continue;
-      phase = gtk_stack_page_get_name (stack_page);
+      set_phase (gtk_stack_page_get_name (stack_page));
       bench_stalls_begin ();
       gtk_stack_set_visible_child (page->views_stack, gtk_stack_page_get_child (stack_page));
       bench_wait_frame (GTK_WIDGET (page));
@@ -383,7 +393,7 @@ main (int   argc,
       double x0 = w * (0.25 + 0.05 * i), x1 = x0 + w * (0.08 + 0.03 * i), y = h * 0.4;
       Answer answer = { page, smprof_job_page_get_profile (page) };
 
-      phase = "drag";
+      set_phase ("drag");
       bench_stalls_begin ();
       _smprof_timeline_drag_begin (timeline, x0, y, FALSE);
       for (int s = 1; s <= 10; s++)

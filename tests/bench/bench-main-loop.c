@@ -21,6 +21,10 @@ typedef struct
 } Stalls;
 
 static Stalls stalls;
+/* With SMPROF_BENCH_STALL_LOG=MS, every gap over MS is written to stderr
+ * with its ends in g_get_monotonic_time() microseconds, so that a profile
+ * recorded with `perf record -k CLOCK_MONOTONIC` can be cut to the stalls. */
+static gint64 log_over_us = -1;
 
 static gboolean
 tick_cb (gpointer data)
@@ -29,6 +33,9 @@ tick_cb (gpointer data)
 
   if (stalls.last != 0 && now - stalls.last > stalls.worst)
     stalls.worst = now - stalls.last;
+  if (stalls.last != 0 && log_over_us >= 0 && now - stalls.last > log_over_us)
+    g_printerr ("stall %.1f ms from %" G_GINT64_FORMAT " to %" G_GINT64_FORMAT "\n",
+                (now - stalls.last) / 1000.0, stalls.last, now);
   stalls.last = now;
 
   return G_SOURCE_CONTINUE;
@@ -38,6 +45,10 @@ tick_cb (gpointer data)
 void
 bench_stalls_start (void)
 {
+  const char *log_over = g_getenv ("SMPROF_BENCH_STALL_LOG");
+
+  if (log_over != NULL)
+    log_over_us = (gint64) (g_ascii_strtod (log_over, NULL) * 1000);
   g_timeout_add_full (G_PRIORITY_HIGH, TICK_MS, tick_cb, NULL, NULL);
 }
 
