@@ -23,7 +23,14 @@
  * together, and the session flags its stats again when it changes, which
  * re-marks the timeline and recounts the label through notify::job-step-stats.
  * A row's activation does what clicking its mark does, and scrolls the
- * timeline to the mark when the step has one (a straggler only has none). */
+ * timeline to the mark when the step has one (a straggler only has none).
+ *
+ * The label wraps rather than ellipsizes: its count and rule are a third
+ * longer in French, where the buttons before it are too, and at 1280 px
+ * "Aucun pas aberrant (règle : z > 5,0)" showed as "Aucun pas abe…". The
+ * zoom buttons and the two outlier buttons are linked groups, which leaves
+ * it room for two lines within the buttons' height; narrower, it takes a
+ * third line rather than cut the sentence. */
 
 /* The toolbar's count of the marked steps, with the rule's threshold (the
  * whole rule is the label's tooltip), or that they are being looked for. */

@@ -489,6 +489,102 @@ test_instance_metadata (Env           *env,
   g_mutex_clear (&metadata.lock);
 }
 
+/* A metadata service that names a role in bytes that are not UTF-8, and
+ * answers for it as the test's data says. */
+typedef enum
+{
+  ODD_ROLE_NOT_FOUND,   /* 404 */
+  ODD_ROLE_REFUSED,     /* 200, with a Code other than Success */
+  ODD_ROLE_GIVEN,       /* 200, credentials */
+} OddRoleAnswer;
+
+typedef struct
+{
+  OddRoleAnswer answer;
+  GMutex        lock;
+  GString      *log;
+} OddRole;
+
+/* two bytes that are not UTF-8, and a % that starts no escape (a URL made
+ * of it as it is would not parse) */
+#define ODD_ROLE          "bad\xff\xfe%role"
+/* as the messages show it: each byte that is not UTF-8 a U+FFFD */
+#define ODD_ROLE_SHOWN    "bad\xef\xbf\xbd\xef\xbf\xbd%role"
+#define ROLES_PATH        "/latest/meta-data/iam/security-credentials/"
+
+static void
+odd_role_handler (SoupServerMessage *message,
+                  const char        *path,
+                  gpointer           user_data)
+{
+  OddRole *odd = user_data;
+  const char *method = soup_server_message_get_method (message);
+
+  g_mutex_lock (&odd->lock);
+  g_string_append_printf (odd->log, "%s %s;", method, path);
+  g_mutex_unlock (&odd->lock);
+
+  if (strcmp (path, "/latest/api/token") == 0 && strcmp (method, "PUT") == 0)
+    fake_server_respond (message, 200, "TOKEN");
+  else if (strcmp (path, ROLES_PATH) == 0)
+    fake_server_respond (message, 200, ODD_ROLE "\n");
+  else if (!g_str_has_prefix (path, ROLES_PATH) || odd->answer == ODD_ROLE_NOT_FOUND)
+    fake_server_respond (message, 404, NULL);
+  else if (odd->answer == ODD_ROLE_REFUSED)
+    fake_server_respond (message, 200, "{\"Code\":\"AccessDenied\",\"Message\":\"not this role\"}");
+  else
+    fake_server_respond (message, 200, "{\"Code\":\"Success\",\"AccessKeyId\":\"ASIA1\",\"SecretAccessKey\":\"s\","
+                                       "\"Token\":\"t\",\"Expiration\":\"2099-01-01T00:00:00Z\"}");
+}
+
+/* The role's name is the service's answer, any bytes: the messages that
+ * name it (the refusal, the failed request, the credentials' origin) are
+ * valid UTF-8 and still show it, and its credentials are asked for at a URL
+ * that names that role. */
+static void
+test_instance_metadata_odd_role (Env           *env,
+                                 gconstpointer  data)
+{
+  OddRole odd = { .answer = GPOINTER_TO_INT (data), .log = g_string_new (NULL) };
+  g_autoptr(FakeServer) server = fake_server_new (odd_role_handler, &odd);
+  g_autofree char *url = fake_server_dup_url (server);
+  g_autoptr(SmprofAwsCredentials) credentials = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *escaped = NULL;
+  const char *shown;
+
+  g_mutex_init (&odd.lock);
+
+  env->envp = g_environ_unsetenv (env->envp, "AWS_EC2_METADATA_DISABLED");
+  env_set (env, "AWS_EC2_METADATA_SERVICE_ENDPOINT", url);
+  credentials = get_credentials (env, &error);
+
+  if (odd.answer == ODD_ROLE_GIVEN)
+    {
+      g_assert_no_error (error);
+      g_assert_cmpstr (credentials->access_key_id, ==, "ASIA1");
+      shown = credentials->origin;
+    }
+  else
+    {
+      g_assert_null (credentials);
+      g_assert_error (error, SMPROF_S3_ERROR, SMPROF_S3_ERROR_NO_CREDENTIALS);
+      shown = error->message;
+      if (odd.answer == ODD_ROLE_REFUSED)
+        g_assert_nonnull (strstr (shown, "not this role"));
+    }
+  escaped = g_strescape (shown, NULL);
+  g_test_message ("%s", escaped);
+  g_assert_true (g_utf8_validate (shown, -1, NULL));
+  g_assert_nonnull (strstr (shown, ODD_ROLE_SHOWN));
+
+  /* the server, which unescapes the path, was asked for the role's bytes */
+  g_assert_cmpstr (odd.log->str, ==, "PUT /latest/api/token;GET " ROLES_PATH ";GET " ROLES_PATH ODD_ROLE ";");
+
+  g_string_free (odd.log, TRUE);
+  g_mutex_clear (&odd.lock);
+}
+
 /* Credentials close to their expiry are refreshed before use. */
 static void
 test_refresh_before_expiry (Env           *env,
@@ -536,6 +632,12 @@ main (int   argc,
   g_test_add_func ("/aws-credentials/parse-json", test_parse_json);
   g_test_add ("/aws-credentials/container", Env, NULL, env_set_up, test_container, env_tear_down);
   g_test_add ("/aws-credentials/instance-metadata", Env, NULL, env_set_up, test_instance_metadata, env_tear_down);
+  g_test_add ("/aws-credentials/instance-metadata/odd-role/not-found", Env, GINT_TO_POINTER (ODD_ROLE_NOT_FOUND),
+              env_set_up, test_instance_metadata_odd_role, env_tear_down);
+  g_test_add ("/aws-credentials/instance-metadata/odd-role/refused", Env, GINT_TO_POINTER (ODD_ROLE_REFUSED),
+              env_set_up, test_instance_metadata_odd_role, env_tear_down);
+  g_test_add ("/aws-credentials/instance-metadata/odd-role/given", Env, GINT_TO_POINTER (ODD_ROLE_GIVEN),
+              env_set_up, test_instance_metadata_odd_role, env_tear_down);
   g_test_add ("/aws-credentials/refresh", Env, NULL, env_set_up, test_refresh_before_expiry, env_tear_down);
 
   return g_test_run ();

@@ -45,6 +45,15 @@ page_ready (gpointer data)
   return !smprof_job_page_get_busy (page) && smprof_job_page_get_selected_records (page) != NULL;
 }
 
+/* The outlier steps looked for: the toolbar's label holds their count. */
+static gboolean
+outliers_counted (gpointer data)
+{
+  SmprofJobPage *page = data;
+
+  return smprof_session_get_job_step_stats (page->session) != NULL;
+}
+
 /* The viewer's window of @width x @height on the job in @path. */
 SmvWindow *
 layout_test_open_job (SmvSourceRegistry  *registry,
@@ -147,6 +156,38 @@ layout_test_check_width (SmvWindow     *window,
   g_assert_cmpint (min_width, <=, gtk_widget_get_width (GTK_WIDGET (window)));
 }
 
+/* @label shows its whole text in @window: not ellipsized, and its layout
+ * (wrapped to the label's width when it wraps) within the label's
+ * allocation, so that neither a line too long for its room nor a line below
+ * the height it was given is cut off; the label itself within the window. */
+void
+layout_test_check_label_whole (SmvWindow *window,
+                               GtkLabel  *label)
+{
+  PangoLayout *layout;
+  PangoRectangle logical;
+  graphene_rect_t bounds;
+  int x, y;
+
+  g_assert_true (layout_test_bounds_in (GTK_WIDGET (label), GTK_WIDGET (window), &bounds));
+  layout = gtk_label_get_layout (label);
+  gtk_label_get_layout_offsets (label, &x, &y);
+  pango_layout_get_pixel_extents (layout, NULL, &logical);
+  g_test_message ("label \"%s\": %d line(s) of %d x %d px at %d,%d in %.0f x %.0f px at %.0f,%.0f%s",
+                  gtk_label_get_label (label), pango_layout_get_line_count (layout), logical.width,
+                  logical.height, x + logical.x, y + logical.y, bounds.size.width, bounds.size.height,
+                  bounds.origin.x, bounds.origin.y, pango_layout_is_ellipsized (layout) ? ", ellipsized" : "");
+
+  g_assert_cmpstr (pango_layout_get_text (layout), ==, gtk_label_get_text (label));
+  g_assert_false (pango_layout_is_ellipsized (layout));
+  g_assert_cmpint (x + logical.x, >=, 0);
+  g_assert_cmpint (y + logical.y, >=, 0);
+  g_assert_cmpint (x + logical.x + logical.width, <=, gtk_widget_get_width (GTK_WIDGET (label)));
+  g_assert_cmpint (y + logical.y + logical.height, <=, gtk_widget_get_height (GTK_WIDGET (label)));
+  g_assert_cmpfloat (bounds.origin.x + bounds.size.width, <=, gtk_widget_get_width (GTK_WIDGET (window)));
+  g_assert_cmpfloat (bounds.origin.y + bounds.size.height, <=, gtk_widget_get_height (GTK_WIDGET (window)));
+}
+
 /* Node rows of the timeline a person sees whole, without scrolling. */
 guint
 layout_test_timeline_rows_visible (SmprofTimeline *timeline)
@@ -230,8 +271,8 @@ layout_test_wait_timeline_drawn (SmvWindow     *window,
  * training loop chosen on the timeline, their flame graph below. What a
  * person sees is checked before the picture is kept: enough node rows
  * whole, the timeline's blocks drawn, the page within the window, the
- * flame graph's roots on screen, the sidebar light or dark, and in French
- * a French label. */
+ * outlier steps' label whole, the flame graph's roots on screen, the
+ * sidebar light or dark, and in French a French label. */
 void
 layout_test_picture_64 (SmvSourceRegistry       *registry,
                         const LayoutTestPicture *picture)
@@ -251,11 +292,15 @@ layout_test_picture_64 (SmvSourceRegistry       *registry,
   g_assert_cmpuint (page->timeline->rows->len, ==, 64);
   smprof_job_page_set_step_range (page, 2, 12);
   g_assert_true (viewer_test_wait (page_ready, page, 60000));
+  g_assert_true (viewer_test_wait (outliers_counted, page, 60000));
   page_test_press_shortcut (GTK_WIDGET (page), "<Control>3");
   ui_test_settle ();
   layout_test_wait_timeline_drawn (window, page);
 
   layout_test_check_width (window, page);
+  /* The outlier steps' count and rule, the longest label of the timeline's
+   * toolbar (a third longer in French): whole beside its buttons. */
+  layout_test_check_label_whole (window, page->outliers_label);
   g_assert_true (layout_test_root_row_on_screen (smprof_flame_graph_view_get_flame_graph (page->flame_graph_view)));
   rows = layout_test_timeline_rows_visible (page->timeline);
   g_test_message ("%s: %u of 64 node rows visible", picture->name, rows);

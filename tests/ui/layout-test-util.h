@@ -45,6 +45,8 @@ GtkWidget *layout_test_find_label     (GtkWidget               *widget,
 gboolean   layout_test_root_row_on_screen (SmprofFlameGraph    *graph);
 void       layout_test_check_width    (SmvWindow               *window,
                                        SmprofJobPage           *page);
+void       layout_test_check_label_whole (SmvWindow            *window,
+                                          GtkLabel             *label);
 guint      layout_test_timeline_rows_visible (SmprofTimeline   *timeline);
 double     layout_test_luminance_at   (GdkTexture              *texture,
                                        int                      x,

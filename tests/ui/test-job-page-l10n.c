@@ -11,6 +11,8 @@
  *   outlier steps" came out in English: ngettext looked in the viewer's);
  * - the timeline's legend, a third longer in French, is whole at 1280x800,
  *   a comparison's A and B included;
+ * - so is the toolbar's count of outlier steps with its rule ("Aucun pas
+ *   abe…" was all it showed of the 64-node job's), on both pictures;
  * - the README's French pictures: job-page-fr-1280x800.png, and
  *   job-page-64-nodes-fr-1280x800.png (layout-test-util.c).
  */
@@ -89,6 +91,8 @@ test_french_page (void)
   g_test_message ("outliers: %s", label);
   g_assert_null (strstr (expected, "outlier step"));
   g_assert_cmpstr (label, ==, expected);
+  /* ... and whole beside the toolbar's French buttons, a third wider. */
+  layout_test_check_label_whole (window, page->outliers_label);
 
   /* The legend whole, then with a comparison's two more entries. */
   g_assert_cmpuint (_smprof_timeline_get_legend_lines (page->timeline, &right), >=, 1);

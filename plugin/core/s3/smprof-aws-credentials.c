@@ -419,6 +419,8 @@ from_instance_metadata (SmprofAwsCredentialsProvider  *self,
   g_autofree char *url = NULL;
   g_autofree char *token = NULL;
   g_autofree char *role = NULL;
+  g_autofree char *shown_role = NULL;
+  g_autofree char *escaped_role = NULL;
   g_autoptr(GError) local_error = NULL;
   g_autoptr(GBytes) body = NULL;
   guint status = 0;
@@ -471,9 +473,15 @@ from_instance_metadata (SmprofAwsCredentialsProvider  *self,
   if (strchr (role, '\n') != NULL)
     *strchr (role, '\n') = '\0';
   g_clear_pointer (&body, g_bytes_unref);
+  /* The role's name is what the service answered, any bytes: the messages
+   * that name it get valid UTF-8, and its URL the name as one path segment,
+   * escaped (an IAM role's name needs no escaping, so it is asked as it is
+   * spelled). */
+  shown_role = g_utf8_make_valid (role, -1);
+  escaped_role = g_uri_escape_string (role, G_URI_RESERVED_CHARS_ALLOWED_IN_PATH_ELEMENT, FALSE);
 
   g_free (url);
-  url = g_strconcat (base, "/latest/meta-data/iam/security-credentials/", role, NULL);
+  url = g_strconcat (base, "/latest/meta-data/iam/security-credentials/", escaped_role, NULL);
   body = http_fetch (self, "GET", url, "X-aws-ec2-metadata-token", token, cancellable, &status, &local_error);
   if (body == NULL || status != 200)
     {
@@ -484,14 +492,14 @@ from_instance_metadata (SmprofAwsCredentialsProvider  *self,
         }
       g_set_error (error, SMPROF_S3_ERROR, SMPROF_S3_ERROR_NO_CREDENTIALS,
                    _("the instance metadata service at %s did not give the credentials of role “%s”: %s"),
-                   base, role, body == NULL ? local_error->message : soup_status_get_phrase (status));
+                   base, shown_role, body == NULL ? local_error->message : soup_status_get_phrase (status));
       return NULL;
     }
 
   {
     gsize length;
     const char *data = g_bytes_get_data (body, &length);
-    g_autofree char *origin = g_strdup_printf (_("the instance metadata service (role %s)"), role);
+    g_autofree char *origin = g_strdup_printf (_("the instance metadata service (role %s)"), shown_role);
 
     return smprof_aws_credentials_parse_json (data, length, origin, error);
   }
