@@ -172,6 +172,7 @@ GPtrArray  *_smprof_session_select_for           (SmprofJob              *job,
                                                   GPtrArray              *explicit_records);
 
 /* smprof-session-text.c */
+gboolean    _smprof_session_names_need_records  (SmprofSession  *self);
 char       *_smprof_session_dup_description     (SmprofSession  *self,
                                                  GPtrArray      *records);
 char       *_smprof_session_dup_slug            (SmprofSession  *self,

@@ -101,6 +101,22 @@ smprof_session_describe_steps (GPtrArray *records)
   return g_strdup_printf (_("steps %lld–%lld"), (long long) first, (long long) last);
 }
 
+/* Whether _smprof_session_dup_description() or _smprof_session_dup_slug()
+ * need the selected records: only intervals chosen by hand (described by
+ * their steps) and a selection that is neither a preset nor a time range
+ * (named by its count).  Others are named from the selection alone, so a
+ * drag on a 256-node job does not pass over every record on the main thread
+ * to name itself. */
+gboolean
+_smprof_session_names_need_records (SmprofSession *self)
+{
+  if (self->preset != SMPROF_PRESET_NONE)
+    return FALSE;
+
+  return (self->explicit_records != NULL && !self->has_query) ||
+         !(self->has_query && self->selection.kind == SMPROF_SELECT_OVERLAP);
+}
+
 /* What the selection is, for an export's subtitle: the preset, the steps,
  * the modes, the phases or the time range (smprof_selection_describe()). */
 char *
@@ -158,7 +174,8 @@ _smprof_session_dup_description (SmprofSession *self,
   return g_steal_pointer (&query);
 }
 
-/* The same, short and safe for a file name: "steps-3-5", "time-1.2s-3.4s". */
+/* The same, short and safe for a file name: "steps-3-5", "time-1.2s-3.4s".
+ * Both take NULL records when _smprof_session_names_need_records() is FALSE. */
 char *
 _smprof_session_dup_slug (SmprofSession *self,
                           GPtrArray     *records)

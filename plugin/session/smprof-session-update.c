@@ -501,9 +501,13 @@ start_update (gpointer data)
     }
   request->generation = self->generation;
 
-  /* Described now, with the selection it describes. */
-  records = _smprof_session_select_for (self->job, self->profiler, smprof_session_get_node_ids (self),
-                                        self->preset, &self->selection, self->explicit_records);
+  /* Described now, with the selection it describes.  The records are
+   * picked here only when a name or the reading progress needs them: the
+   * worker picks them again anyway, and on a big job a pass over every
+   * record is a stall of the drag that asked. */
+  if (request->range_index == NULL || _smprof_session_names_need_records (self))
+    records = _smprof_session_select_for (self->job, self->profiler, smprof_session_get_node_ids (self),
+                                          self->preset, &self->selection, self->explicit_records);
   request->description = _smprof_session_dup_description (self, records);
   request->slug = _smprof_session_dup_slug (self, records);
 

@@ -87,11 +87,16 @@ smprof_records_dup_node_ids (GPtrArray *records)
   g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GPtrArray) ids = g_ptr_array_new ();
   char **strv;
+  const char *last = NULL;
 
   for (guint i = 0; i < records->len; i++)
     {
       const SmprofRecord *record = g_ptr_array_index (records, i);
 
+      /* Runs of one node share the string: skip the hash for them. */
+      if (record->node_id == last)
+        continue;
+      last = record->node_id;
       if (g_hash_table_add (seen, (gpointer) record->node_id))
         g_ptr_array_add (ids, g_strdup (record->node_id));
     }

@@ -13,11 +13,27 @@
 /* ------------------------------------------------------------------------ */
 /* The status line                                                          */
 
-static char *
-describe_nodes (SmprofJobPage *self,
-                GPtrArray     *records)
+/* The steps and nodes of @records, kept for the next call with the same
+ * array: the session notifies several times for one answer. */
+static void
+describe_records (SmprofJobPage *self,
+                  GPtrArray     *records)
 {
-  g_auto(GStrv) ids = smprof_records_dup_node_ids (records);
+  if (records == self->status_records)
+    return;
+
+  g_clear_pointer (&self->status_records, g_ptr_array_unref);
+  g_clear_pointer (&self->status_steps, g_free);
+  g_clear_pointer (&self->status_node_ids, g_strfreev);
+  self->status_records = g_ptr_array_ref (records);
+  self->status_steps = smprof_session_describe_steps (records);
+  self->status_node_ids = smprof_records_dup_node_ids (records);
+}
+
+static char *
+describe_nodes (SmprofJobPage *self)
+{
+  char **ids = self->status_node_ids;
   guint n = g_strv_length (ids);
   g_autofree char *joined = NULL;
 
@@ -84,8 +100,9 @@ _smprof_job_page_update_status (SmprofJobPage *self)
   selected_text = smprof_ui_format_count (n_selected);
   g_ptr_array_add (parts, g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s interval", "%s intervals", n_selected),
                                            selected_text));
-  g_ptr_array_add (parts, smprof_session_describe_steps (selected));
-  g_ptr_array_add (parts, describe_nodes (self, selected));
+  describe_records (self, selected);
+  g_ptr_array_add (parts, g_strdup (self->status_steps));
+  g_ptr_array_add (parts, describe_nodes (self));
 
   if (profile != NULL && n_read > 0)
     {
@@ -121,4 +138,12 @@ _smprof_job_page_status_init (SmprofJobPage *self)
   g_signal_connect_object (self->session, "notify::files-read", G_CALLBACK (_smprof_job_page_update_status), self,
                            G_CONNECT_SWAPPED);
   _smprof_job_page_update_status (self);
+}
+
+void
+_smprof_job_page_status_dispose (SmprofJobPage *self)
+{
+  g_clear_pointer (&self->status_records, g_ptr_array_unref);
+  g_clear_pointer (&self->status_steps, g_free);
+  g_clear_pointer (&self->status_node_ids, g_strfreev);
 }

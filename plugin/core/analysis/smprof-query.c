@@ -304,11 +304,15 @@ smprof_node_choice_resolve (const SmprofNodeChoice *choice,
       {
         g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
         g_autoptr(GPtrArray) ids = g_ptr_array_new ();
+        const char *last = NULL;
 
         for (guint i = 0; i < records->len; i++)
           {
             const char *id = ((SmprofRecord *) g_ptr_array_index (records, i))->node_id;
 
+            if (id == last)
+              continue;
+            last = id;
             if (g_hash_table_add (seen, (gpointer) id))
               g_ptr_array_add (ids, (gpointer) id);
           }
@@ -344,13 +348,28 @@ smprof_select (GPtrArray             *records,
                const SmprofSelection *selection)
 {
   GPtrArray *selected = g_ptr_array_new ();
+  g_autoptr(GHashTable) wanted = g_hash_table_new (g_str_hash, g_str_equal);
+  const char *last_wanted = NULL;
+
+  /* A set, not g_strv_contains(): with 256 nodes a scan of the list per
+   * record was 51,200 x 128 comparisons on the main thread.  Records of one
+   * node share their node_id string, so the last match is tried first. */
+  for (guint i = 0; node_ids[i] != NULL; i++)
+    g_hash_table_add (wanted, (gpointer) node_ids[i]);
 
   for (guint i = 0; i < records->len; i++)
     {
       SmprofRecord *record = g_ptr_array_index (records, i);
 
-      if (g_strv_contains (node_ids, record->node_id) && smprof_selection_matches (selection, record))
-        g_ptr_array_add (selected, record);
+      if (!smprof_selection_matches (selection, record))
+        continue;
+      if (record->node_id != last_wanted)
+        {
+          if (!g_hash_table_contains (wanted, record->node_id))
+            continue;
+          last_wanted = record->node_id;
+        }
+      g_ptr_array_add (selected, record);
     }
 
   return selected;

@@ -38,6 +38,14 @@ struct _SmprofJob
   GPtrArray          *records[SMPROF_N_PROFILERS];    /* SmprofRecord, record order */
   GPtrArray          *node_folders[SMPROF_N_PROFILERS]; /* node ids listed by name (in names), any order */
   GMutex              problems_lock;
+  /* smprof_job_dup_node_ids()'s last answer per profiler, and the counts of
+   * records and node folders it was made from: both only grow, so the same
+   * counts are the same nodes.  A page opening a 256-node job asked for them
+   * five times, each a pass over 51,200 records on the main thread. */
+  GMutex              node_ids_lock;
+  char              **node_ids[SMPROF_N_PROFILERS];
+  guint               node_ids_n_records[SMPROF_N_PROFILERS];
+  guint               node_ids_n_folders[SMPROF_N_PROFILERS];
   GPtrArray          *problems;                       /* SmprofProblem */
   SmprofJobIndex     *index;                          /* the parsed index, when given a cache */
 

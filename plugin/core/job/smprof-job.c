@@ -111,6 +111,7 @@ smprof_job_finalize (GObject *object)
     {
       g_clear_pointer (&self->records[i], g_ptr_array_unref);
       g_clear_pointer (&self->node_folders[i], g_ptr_array_unref);
+      g_clear_pointer (&self->node_ids[i], g_strfreev);
     }
   g_clear_pointer (&self->problems, g_ptr_array_unref);
   g_clear_pointer (&self->index, _smprof_job_index_free);
@@ -120,6 +121,7 @@ smprof_job_finalize (GObject *object)
   g_clear_pointer (&self->names, g_string_chunk_free);
   g_clear_object (&self->source);
   g_mutex_clear (&self->problems_lock);
+  g_mutex_clear (&self->node_ids_lock);
   g_clear_pointer (&self->stats_loading, g_hash_table_unref);
   g_mutex_clear (&self->stats_lock);
   g_cond_clear (&self->stats_cond);
@@ -137,6 +139,7 @@ static void
 smprof_job_init (SmprofJob *self)
 {
   g_mutex_init (&self->problems_lock);
+  g_mutex_init (&self->node_ids_lock);
   g_mutex_init (&self->stats_lock);
   g_cond_init (&self->stats_cond);
   self->stats_loading = g_hash_table_new (NULL, NULL);
@@ -626,22 +629,23 @@ smprof_job_has_profiler (SmprofJob      *self,
  * Returns: (transfer full): the node ids of @profiler's records (and of its
  *   node folders, loaded by smprof_job_load_node_names()), sorted
  */
-char **
-smprof_job_dup_node_ids (SmprofJob      *self,
-                         SmprofProfiler  profiler)
+static char **
+list_node_ids (SmprofJob      *self,
+               SmprofProfiler  profiler)
 {
   g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GPtrArray) ids = g_ptr_array_new ();
-  GPtrArray *records;
+  GPtrArray *records = self->records[profiler];
+  const char *last = NULL;
 
-  g_return_val_if_fail (SMPROF_IS_JOB (self), NULL);
-  g_return_val_if_fail (profiler < SMPROF_N_PROFILERS, NULL);
-
-  records = self->records[profiler];
   for (guint i = 0; i < records->len; i++)
     {
       const SmprofRecord *record = g_ptr_array_index (records, i);
 
+      /* Runs of one node share the string: skip the hash for them. */
+      if (record->node_id == last)
+        continue;
+      last = record->node_id;
       if (g_hash_table_add (seen, (gpointer) record->node_id))
         g_ptr_array_add (ids, g_strdup (record->node_id));
     }
@@ -657,6 +661,29 @@ smprof_job_dup_node_ids (SmprofJob      *self,
   g_ptr_array_add (ids, NULL);
 
   return (char **) g_ptr_array_free (g_steal_pointer (&ids), FALSE);
+}
+
+char **
+smprof_job_dup_node_ids (SmprofJob      *self,
+                         SmprofProfiler  profiler)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+
+  g_return_val_if_fail (SMPROF_IS_JOB (self), NULL);
+  g_return_val_if_fail (profiler < SMPROF_N_PROFILERS, NULL);
+
+  locker = g_mutex_locker_new (&self->node_ids_lock);
+  if (self->node_ids[profiler] == NULL ||
+      self->node_ids_n_records[profiler] != self->records[profiler]->len ||
+      self->node_ids_n_folders[profiler] != self->node_folders[profiler]->len)
+    {
+      g_strfreev (self->node_ids[profiler]);
+      self->node_ids[profiler] = list_node_ids (self, profiler);
+      self->node_ids_n_records[profiler] = self->records[profiler]->len;
+      self->node_ids_n_folders[profiler] = self->node_folders[profiler]->len;
+    }
+
+  return g_strdupv (self->node_ids[profiler]);
 }
 
 /**
