@@ -20,6 +20,7 @@
 
 #include "smprof-cprofile-profile.h"
 #include "smprof-function-item.h"
+#include "smprof-item-cell.h"
 #include "smprof-job-page-private.h"
 #include "smprof-sagemaker-source.h"
 #include "smprof-timeline-outliers.h"
@@ -349,6 +350,76 @@ check_sorted_by (SmprofFunctionTable *table,
                item_value (model, i - 1, property), i, item_value (model, i, property), property);
 }
 
+static void
+collect_in_row (GtkWidget  *widget,
+                GObject   **item,
+                GPtrArray  *numbers)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (SMPROF_IS_ITEM_CELL (child))
+        *item = smprof_item_cell_get_item (SMPROF_ITEM_CELL (child));
+      else if (GTK_IS_LABEL (child) && gtk_widget_has_css_class (child, "numeric"))
+        g_ptr_array_add (numbers, child);
+      collect_in_row (child, item, numbers);
+    }
+}
+
+/* What a person reads in the table: every row drawn shows its own
+ * function's figures in every column (the cells follow their row's values
+ * when a new answer updates it, and another function's when they are given
+ * one), and the rows drawn follow the sorted model, one after the other. */
+static void
+check_cells_show_rows (SmprofFunctionTable *table)
+{
+  static const char * const shown[] = {
+    "ncalls-text", "tottime-text", "tottime-percall-text", "cumtime-text", "cumtime-percall-text",
+    "step-count-text", "step-min-text", "step-median-text", "step-p95-text", "step-max-text",
+  };
+  GListModel *model = smprof_function_table_get_model (table);
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+  guint checked = 0;
+  guint last_position = G_MAXUINT;
+
+  ui_test_collect_rows (GTK_WIDGET (table), rows);
+  for (guint r = 0; r < rows->len; r++)
+    {
+      g_autoptr(GPtrArray) numbers = g_ptr_array_new ();
+      GObject *item = NULL;
+      guint position = G_MAXUINT;
+
+      collect_in_row (g_ptr_array_index (rows, r), &item, numbers);
+      /* the callers' and callees' rows have four columns */
+      if (item == NULL || numbers->len != G_N_ELEMENTS (shown))
+        continue;
+
+      for (guint i = 0; i < g_list_model_get_n_items (model) && position == G_MAXUINT; i++)
+        {
+          g_autoptr(GObject) at = g_list_model_get_item (model, i);
+
+          if (at == item)
+            position = i;
+        }
+      g_assert_cmpuint (position, !=, G_MAXUINT);
+      if (last_position != G_MAXUINT)
+        g_assert_cmpuint (position, ==, last_position + 1);
+      last_position = position;
+
+      for (guint c = 0; c < G_N_ELEMENTS (shown); c++)
+        {
+          g_autofree char *text = NULL;
+
+          g_object_get (item, shown[c], &text, NULL);
+          g_assert_cmpstr (gtk_label_get_text (g_ptr_array_index (numbers, c)), ==, text);
+        }
+      checked++;
+    }
+
+  g_test_message ("%u rows read", checked);
+  g_assert_cmpuint (checked, >=, 10);
+}
+
 /* The selection's time per step has reached the table. */
 static gboolean
 table_has_step_stats (gpointer data)
@@ -397,6 +468,7 @@ test_functions_resort (void)
           g_assert_true (viewer_test_wait (table_has_step_stats, page, 30000));
           ui_test_settle ();
           check_sorted_by (page->function_table, columns[c][1]);
+          check_cells_show_rows (page->function_table);
         }
     }
 

@@ -68,20 +68,6 @@ save (SmvWindow  *window,
 /* ------------------------------------------------------------------------ */
 /* Measures                                                                 */
 
-static void
-collect_rows (GtkWidget *widget,
-              GPtrArray *rows)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      if (g_str_equal (gtk_widget_get_css_name (child), "row") && gtk_widget_get_visible (child))
-        g_ptr_array_add (rows, child);
-      else
-        collect_rows (child, rows);
-    }
-}
-
 /* The rows of a column view a person sees whole: below its header, inside
  * its scrolled window. */
 static guint
@@ -109,7 +95,7 @@ count_visible_rows (GtkColumnView *view)
         top = header.origin.y + header.size.height;
       }
 
-  collect_rows (GTK_WIDGET (view), rows);
+  ui_test_collect_rows (GTK_WIDGET (view), rows);
   for (guint i = 0; i < rows->len; i++)
     {
       graphene_rect_t row;

@@ -158,6 +158,26 @@ ui_test_pixel (GdkTexture *texture,
   return *(guint32 *) (data + y * stride + x * 4);
 }
 
+/**
+ * ui_test_collect_rows:
+ * @widget: a widget holding list or column views
+ * @rows: (element-type GtkWidget): where the visible row widgets of
+ *   @widget's tree are added, in the order they are drawn
+ */
+void
+ui_test_collect_rows (GtkWidget *widget,
+                      GPtrArray *rows)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (g_str_equal (gtk_widget_get_css_name (child), "row") && gtk_widget_get_visible (child))
+        g_ptr_array_add (rows, child);
+      else
+        ui_test_collect_rows (child, rows);
+    }
+}
+
 guint
 ui_test_count_colors (GdkTexture *texture)
 {

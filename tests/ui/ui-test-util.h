@@ -18,6 +18,8 @@ GtkWidget     *ui_test_present           (GtkWidget      *child,
                                           int             width,
                                           int             height);
 void           ui_test_settle            (void);
+void           ui_test_collect_rows      (GtkWidget      *widget,
+                                          GPtrArray      *rows);
 GdkTexture    *ui_test_render            (GtkWidget      *widget);
 guint32        ui_test_pixel             (GdkTexture     *texture,
                                           int             x,
