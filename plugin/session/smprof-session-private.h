@@ -90,6 +90,10 @@ struct _SmprofSession
   /* The newest answer, the job its records belong to, and its words */
   SmprofJob            *answer_job;
   GPtrArray            *selected_records;
+  /* What the selected records cover, found on the worker that picked them:
+   * on a 256-node job a pass over them on the main thread took 20 ms */
+  char                **selected_node_ids;
+  char                 *selected_steps;
   SmprofProfile        *profile;
   char                 *description;
   char                 *slug;

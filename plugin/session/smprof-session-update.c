@@ -34,6 +34,8 @@ typedef struct
 typedef struct
 {
   GPtrArray     *selected;
+  char         **selected_node_ids;
+  char          *selected_steps;
   SmprofProfile *profile;
   gboolean       from_index;
 } Answer;
@@ -59,6 +61,8 @@ answer_free (gpointer data)
   Answer *answer = data;
 
   g_clear_pointer (&answer->selected, g_ptr_array_unref);
+  g_clear_pointer (&answer->selected_node_ids, g_strfreev);
+  g_clear_pointer (&answer->selected_steps, g_free);
   g_clear_object (&answer->profile);
   g_free (answer);
 }
@@ -81,6 +85,8 @@ aggregate_in_thread (GTask        *task,
   answer->selected = _smprof_session_select_for (request->job, request->profiler,
                                                  (const char * const *) request->node_ids,
                                                  request->preset, &request->selection, request->explicit_records);
+  answer->selected_node_ids = smprof_records_dup_node_ids (answer->selected);
+  answer->selected_steps = smprof_session_describe_steps (answer->selected);
 
   /* A dragged range: the index has every stats file in memory already. */
   if (request->range_index != NULL && answer->selected->len > 0)
@@ -105,7 +111,7 @@ aggregate_in_thread (GTask        *task,
         }
 
       if (request->explicit_records != NULL)
-        node_ids = smprof_records_dup_node_ids (answer->selected);
+        node_ids = g_strdupv (answer->selected_node_ids);
       else
         node_ids = g_strdupv (request->node_ids);
 
@@ -431,6 +437,10 @@ aggregate_cb (GObject      *object,
 
   g_clear_pointer (&self->selected_records, g_ptr_array_unref);
   self->selected_records = g_steal_pointer (&answer->selected);
+  g_strfreev (self->selected_node_ids);
+  self->selected_node_ids = g_steal_pointer (&answer->selected_node_ids);
+  g_free (self->selected_steps);
+  self->selected_steps = g_steal_pointer (&answer->selected_steps);
   g_set_object (&self->answer_job, request->job);
   g_set_object (&self->profile, answer->profile);
   self->from_index = answer->from_index;
@@ -596,6 +606,37 @@ smprof_session_get_selected_records (SmprofSession *self)
   g_return_val_if_fail (SMPROF_IS_SESSION (self), NULL);
 
   return self->selected_records;
+}
+
+/**
+ * smprof_session_get_selected_node_ids:
+ * @self: a session
+ *
+ * Returns: (transfer none) (nullable): the nodes the selected records
+ *   cover, in natural order; %NULL before the first answer
+ */
+const char * const *
+smprof_session_get_selected_node_ids (SmprofSession *self)
+{
+  g_return_val_if_fail (SMPROF_IS_SESSION (self), NULL);
+
+  return (const char * const *) self->selected_node_ids;
+}
+
+/**
+ * smprof_session_get_selected_steps:
+ * @self: a session
+ *
+ * Returns: (transfer none) (nullable): the steps the selected records cover,
+ *   as smprof_session_describe_steps() words them; %NULL before the first
+ *   answer
+ */
+const char *
+smprof_session_get_selected_steps (SmprofSession *self)
+{
+  g_return_val_if_fail (SMPROF_IS_SESSION (self), NULL);
+
+  return self->selected_steps;
 }
 
 /**

@@ -193,6 +193,8 @@ smprof_session_dispose (GObject *object)
 
   g_clear_object (&self->profile);
   g_clear_pointer (&self->selected_records, g_ptr_array_unref);
+  g_clear_pointer (&self->selected_node_ids, g_strfreev);
+  g_clear_pointer (&self->selected_steps, g_free);
   _smprof_session_clear_query (self);
   g_clear_object (&self->answer_job);
   g_clear_object (&self->job);

@@ -115,6 +115,8 @@ guint                  smprof_session_get_files_to_read    (SmprofSession       
 guint                  smprof_session_get_files_read       (SmprofSession          *self);
 SmprofProfile         *smprof_session_get_profile          (SmprofSession          *self);
 GPtrArray             *smprof_session_get_selected_records (SmprofSession          *self);
+const char * const    *smprof_session_get_selected_node_ids (SmprofSession         *self);
+const char            *smprof_session_get_selected_steps   (SmprofSession          *self);
 const char            *smprof_session_get_description      (SmprofSession          *self);
 const char            *smprof_session_get_slug             (SmprofSession          *self);
 gboolean               smprof_session_get_from_range_index (SmprofSession          *self);

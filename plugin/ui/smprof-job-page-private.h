@@ -95,12 +95,6 @@ struct _SmprofJobPage
   SmprofOutlierList    *outlier_list;
   GtkSpinner           *busy_spinner;
   GtkLabel             *status_label;
-  /* The status line's steps and nodes of the last selected records: one
-   * pass over tens of thousands of records is not redone for every notify
-   * of the same answer (smprof-job-page-status.c) */
-  GPtrArray            *status_records;
-  char                 *status_steps;
-  char                **status_node_ids;
   GtkToggleButton      *hide_libraries_button;
   GtkWidget            *transforms_bar;
   GtkBox               *crumbs_box;
@@ -171,7 +165,6 @@ void _smprof_job_page_sync_visible_view      (SmprofJobPage  *self);
 
 /* smprof-job-page-status.c */
 void _smprof_job_page_status_init            (SmprofJobPage  *self);
-void _smprof_job_page_status_dispose         (SmprofJobPage  *self);
 void _smprof_job_page_update_status          (SmprofJobPage  *self);
 
 /* smprof-job-page-presets.c */

@@ -13,28 +13,11 @@
 /* ------------------------------------------------------------------------ */
 /* The status line                                                          */
 
-/* The steps and nodes of @records, kept for the next call with the same
- * array: the session notifies several times for one answer. */
-static void
-describe_records (SmprofJobPage *self,
-                  GPtrArray     *records)
-{
-  if (records == self->status_records)
-    return;
-
-  g_clear_pointer (&self->status_records, g_ptr_array_unref);
-  g_clear_pointer (&self->status_steps, g_free);
-  g_clear_pointer (&self->status_node_ids, g_strfreev);
-  self->status_records = g_ptr_array_ref (records);
-  self->status_steps = smprof_session_describe_steps (records);
-  self->status_node_ids = smprof_records_dup_node_ids (records);
-}
-
 static char *
 describe_nodes (SmprofJobPage *self)
 {
-  char **ids = self->status_node_ids;
-  guint n = g_strv_length (ids);
+  const char * const *ids = smprof_session_get_selected_node_ids (self->session);
+  guint n = ids != NULL ? g_strv_length ((char **) ids) : 0;
   g_autofree char *joined = NULL;
 
   if (n == 1)
@@ -45,7 +28,7 @@ describe_nodes (SmprofJobPage *self)
   if (n > 3 && smprof_session_get_chosen_node_ids (self->session) == NULL)
     return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u node", "%u nodes", n), n);
 
-  joined = g_strjoinv (", ", ids);
+  joined = g_strjoinv (", ", (char **) ids);
   /* Translators: how many nodes, then their names */
   return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u node (%s)", "%u nodes (%s)", n), n, joined);
 }
@@ -61,6 +44,8 @@ _smprof_job_page_update_status (SmprofJobPage *self)
   guint n_read;
   guint files_to_read = smprof_session_get_files_to_read (self->session);
   g_autofree char *selected_text = NULL;
+  g_autofree char *tooltip = NULL;
+  const char *description;
 
   /* A selection whose files are being read (from S3, or a cold disk) says
    * how far it is, so a long first answer is not a silent spinner. */
@@ -100,8 +85,8 @@ _smprof_job_page_update_status (SmprofJobPage *self)
   selected_text = smprof_ui_format_count (n_selected);
   g_ptr_array_add (parts, g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s interval", "%s intervals", n_selected),
                                            selected_text));
-  describe_records (self, selected);
-  g_ptr_array_add (parts, g_strdup (self->status_steps));
+  /* found by the worker that picked the records */
+  g_ptr_array_add (parts, g_strdup (smprof_session_get_selected_steps (self->session)));
   g_ptr_array_add (parts, describe_nodes (self));
 
   if (profile != NULL && n_read > 0)
@@ -125,7 +110,11 @@ _smprof_job_page_update_status (SmprofJobPage *self)
   g_ptr_array_add (parts, NULL);
   text = g_strjoinv (" · ", (char **) parts->pdata);
   gtk_label_set_label (self->status_label, text);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->status_label), smprof_session_get_description (self->session));
+  /* all of the line, in case a long node list cut it, then what the
+   * selection is */
+  description = smprof_session_get_description (self->session);
+  tooltip = description != NULL ? g_strconcat (text, "\n", description, NULL) : g_strdup (text);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->status_label), tooltip);
 }
 
 void
@@ -138,12 +127,4 @@ _smprof_job_page_status_init (SmprofJobPage *self)
   g_signal_connect_object (self->session, "notify::files-read", G_CALLBACK (_smprof_job_page_update_status), self,
                            G_CONNECT_SWAPPED);
   _smprof_job_page_update_status (self);
-}
-
-void
-_smprof_job_page_status_dispose (SmprofJobPage *self)
-{
-  g_clear_pointer (&self->status_records, g_ptr_array_unref);
-  g_clear_pointer (&self->status_steps, g_free);
-  g_clear_pointer (&self->status_node_ids, g_strfreev);
 }

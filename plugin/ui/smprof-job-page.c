@@ -140,7 +140,6 @@ smprof_job_page_dispose (GObject *object)
   _smprof_job_page_export_dispose (self);
   _smprof_job_page_refresh_dispose (self);
   _smprof_job_page_compare_dispose (self);
-  _smprof_job_page_status_dispose (self);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), SMPROF_TYPE_JOB_PAGE);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)

@@ -228,6 +228,21 @@ test_load (void)
 
 /* Presets, steps, a mode pair and one node: each answer is the command
  * line's for the same question. */
+/* The nodes and steps of the answer's records, which the worker that picked
+ * them finds for the status line, are theirs. */
+static void
+check_selected_summary (SmprofSession *session)
+{
+  GPtrArray *records = smprof_session_get_selected_records (session);
+  g_auto(GStrv) node_ids = smprof_records_dup_node_ids (records);
+  g_autofree char *steps = smprof_session_describe_steps (records);
+
+  g_assert_cmpuint (records->len, >, 0);
+  g_assert_cmpstrv (smprof_session_get_selected_node_ids (session), node_ids);
+  g_assert_cmpstr (smprof_session_get_selected_steps (session), ==, steps);
+  g_assert_cmpstr (steps, !=, "no steps");
+}
+
 static void
 test_selection (void)
 {
@@ -244,6 +259,7 @@ test_selection (void)
   profile = wait_answer (session);
   check_stats (profile, "tf-cprofile", (const char *[]) { "--step", "3", "--end-step", "5", "--node", "all", NULL });
   g_assert_cmpstr (smprof_session_get_slug (session), ==, "steps-3-5");
+  check_selected_summary (session);
 
   smprof_session_set_mode_pair (session, SMPROF_MODE_TRAIN, SMPROF_MODE_EVAL);
   g_clear_object (&profile);
@@ -264,6 +280,8 @@ test_selection (void)
   profile = wait_answer (session);
   check_stats (profile, "tf-cprofile", (const char *[]) { "--step", "2", "--end-step", "7", "--node", node, NULL });
   g_assert_cmpstrv (smprof_profile_get_node_ids (profile), ((const char *[]) { node, NULL }));
+  g_assert_cmpstrv (smprof_session_get_selected_node_ids (session), ((const char *[]) { node, NULL }));
+  check_selected_summary (session);
 
   /* Every node chosen is all nodes. */
   smprof_session_set_node_ids (session, smprof_session_get_all_node_ids (session));
@@ -335,6 +353,7 @@ test_range (void)
   profile = wait_answer (session);
   g_assert_true (smprof_session_get_from_range_index (session));
   g_assert_cmpuint (smprof_session_get_selected_records (session)->len, ==, overlap->len);
+  check_selected_summary (session);
 
   g_ascii_formatd (start_s, sizeof start_s, "%.6f", query.start_us / 1e6);
   g_ascii_formatd (end_s, sizeof end_s, "%.6f", query.end_us / 1e6);
