@@ -301,6 +301,7 @@ layout_test_picture_64 (SmvSourceRegistry       *registry,
   /* The outlier steps' count and rule, the longest label of the timeline's
    * toolbar (a third longer in French): whole beside its buttons. */
   layout_test_check_label_whole (window, page->outliers_label);
+  layout_test_check_label_whole (window, page->status_label);
   g_assert_true (layout_test_root_row_on_screen (smprof_flame_graph_view_get_flame_graph (page->flame_graph_view)));
   rows = layout_test_timeline_rows_visible (page->timeline);
   g_test_message ("%s: %u of 64 node rows visible", picture->name, rows);

@@ -93,6 +93,7 @@ test_french_page (void)
   g_assert_cmpstr (label, ==, expected);
   /* ... and whole beside the toolbar's French buttons, a third wider. */
   layout_test_check_label_whole (window, page->outliers_label);
+  layout_test_check_label_whole (window, page->status_label);
 
   /* The legend whole, then with a comparison's two more entries. */
   g_assert_cmpuint (_smprof_timeline_get_legend_lines (page->timeline, &right), >=, 1);
