@@ -290,6 +290,55 @@ smprof_timeline_layout_new (GPtrArray *records)
   return self;
 }
 
+/* One layout per job and profiler, kept on the job (a layout never changes
+ * once made) */
+G_LOCK_DEFINE_STATIC (job_layouts);
+
+/**
+ * smprof_timeline_layout_dup_for_job:
+ * @job: a job
+ * @profiler: one of its profilers
+ *
+ * The layout of @job's @profiler records, made once and kept with @job: the
+ * data source makes it on the worker that opens the job, so that a page on
+ * a 256-node job does not lay out 51,200 records on the main thread, and
+ * every timeline of the job shares it. Thread-safe.
+ *
+ * Returns: (transfer full) (nullable): the layout, %NULL when @job has no
+ *   @profiler records
+ */
+SmprofTimelineLayout *
+smprof_timeline_layout_dup_for_job (SmprofJob      *job,
+                                    SmprofProfiler  profiler)
+{
+  static const char * const keys[SMPROF_N_PROFILERS] = {
+    [SMPROF_PROFILER_CPROFILE] = "smprof-timeline-layout-cprofile",
+    [SMPROF_PROFILER_PYINSTRUMENT] = "smprof-timeline-layout-pyinstrument",
+  };
+  GPtrArray *records;
+  SmprofTimelineLayout *layout;
+
+  g_return_val_if_fail (SMPROF_IS_JOB (job), NULL);
+  g_return_val_if_fail (profiler < SMPROF_N_PROFILERS, NULL);
+
+  records = smprof_job_get_records (job, profiler);
+  if (records == NULL)
+    return NULL;
+
+  G_LOCK (job_layouts);
+  layout = g_object_get_data (G_OBJECT (job), keys[profiler]);
+  /* Records are only ever added to a job: the same count is the same records */
+  if (layout == NULL || layout->records != records || layout->n_items != records->len)
+    {
+      layout = smprof_timeline_layout_new (records);
+      g_object_set_data_full (G_OBJECT (job), keys[profiler], layout, g_object_unref);
+    }
+  g_object_ref (layout);
+  G_UNLOCK (job_layouts);
+
+  return layout;
+}
+
 /**
  * smprof_timeline_layout_get_records:
  *

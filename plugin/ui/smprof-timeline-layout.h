@@ -8,6 +8,7 @@
 
 #include <glib-object.h>
 
+#include "smprof-job.h"
 #include "smprof-query.h"
 
 G_BEGIN_DECLS
@@ -106,6 +107,8 @@ smprof_timeline_viewport_value_to_x (const SmprofTimelineViewport *viewport,
 G_DECLARE_FINAL_TYPE (SmprofTimelineLayout, smprof_timeline_layout, SMPROF, TIMELINE_LAYOUT, GObject)
 
 SmprofTimelineLayout     *smprof_timeline_layout_new             (GPtrArray                  *records);
+SmprofTimelineLayout     *smprof_timeline_layout_dup_for_job     (SmprofJob                  *job,
+                                                                  SmprofProfiler              profiler);
 GPtrArray                *smprof_timeline_layout_get_records     (SmprofTimelineLayout       *self);
 double                    smprof_timeline_layout_get_origin_us   (SmprofTimelineLayout       *self);
 guint                     smprof_timeline_layout_get_n_nodes     (SmprofTimelineLayout       *self);

@@ -177,12 +177,7 @@ rebuild_layout (SmprofTimeline *self)
   g_autoptr(SmprofTimelineLayout) layout = NULL;
 
   if (self->job != NULL)
-    {
-      GPtrArray *records = smprof_job_get_records (self->job, self->profiler);
-
-      if (records != NULL)
-        layout = smprof_timeline_layout_new (records);
-    }
+    layout = smprof_timeline_layout_dup_for_job (self->job, self->profiler);
 
   g_clear_pointer (&self->steps, smprof_timeline_steps_free);
   if (layout != NULL)

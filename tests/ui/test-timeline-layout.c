@@ -487,6 +487,39 @@ test_large_job (void)
     g_free (ids[n]);
 }
 
+static gpointer
+dup_for_job_thread (gpointer job)
+{
+  return smprof_timeline_layout_dup_for_job (job, SMPROF_PROFILER_CPROFILE);
+}
+
+/* The data source lays a job out on its opening worker; the page's timeline
+ * then gets that layout, the same as one made on the spot. */
+static void
+test_kept_with_job (void)
+{
+  g_autoptr(SmprofJob) job = core_test_load_job ("pt-cprofile");
+  GPtrArray *records = smprof_job_get_records (job, SMPROF_PROFILER_CPROFILE);
+  g_autoptr(SmprofTimelineLayout) from_worker = g_thread_join (g_thread_new ("layout", dup_for_job_thread, job));
+  g_autoptr(SmprofTimelineLayout) kept = smprof_timeline_layout_dup_for_job (job, SMPROF_PROFILER_CPROFILE);
+  g_autoptr(SmprofTimelineLayout) fresh = smprof_timeline_layout_new (records);
+  const SmprofTimelineItem *kept_items, *fresh_items;
+
+  g_assert_true (kept == from_worker);
+  g_assert_true (smprof_timeline_layout_get_records (kept) == records);
+  g_assert_cmpfloat (smprof_timeline_layout_get_origin_us (kept), ==, smprof_timeline_layout_get_origin_us (fresh));
+  g_assert_cmpuint (smprof_timeline_layout_get_n_nodes (kept), ==, smprof_timeline_layout_get_n_nodes (fresh));
+  g_assert_cmpuint (smprof_timeline_layout_get_n_items (kept), ==, smprof_timeline_layout_get_n_items (fresh));
+  kept_items = smprof_timeline_layout_get_items (kept);
+  fresh_items = smprof_timeline_layout_get_items (fresh);
+  for (guint i = 0; i < smprof_timeline_layout_get_n_items (kept); i++)
+    {
+      g_assert_true (kept_items[i].record == fresh_items[i].record);
+      g_assert_cmpuint (kept_items[i].node, ==, fresh_items[i].node);
+      g_assert_cmpuint (kept_items[i].lane, ==, fresh_items[i].lane);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -502,6 +535,7 @@ main (int   argc,
   g_test_add_func ("/timeline-layout/ruler", test_ruler);
   g_test_add_func ("/timeline-layout/lanes", test_lanes);
   g_test_add_func ("/timeline-layout/large-job", test_large_job);
+  g_test_add_func ("/timeline-layout/kept-with-job", test_kept_with_job);
 
   return g_test_run ();
 }
