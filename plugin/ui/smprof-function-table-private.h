@@ -68,10 +68,6 @@ struct _SmprofFunctionTable
   GtkColumnViewColumn *step_p95_column;
   GtkColumnViewColumn *step_max_column;
   GtkColumnViewColumn *per_step_column;
-  GtkColumnViewColumn *callers_label_column;
-  GtkColumnViewColumn *callers_tottime_column;
-  GtkColumnViewColumn *callees_label_column;
-  GtkColumnViewColumn *callees_tottime_column;
   GtkColumnViewColumn *callers_cumtime_column;
   GtkColumnViewColumn *callees_cumtime_column;
   GtkColumnViewColumn *callers_ncalls_column;

@@ -8,7 +8,6 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "smprof-cell-factories.h"
 #include "smprof-function-item.h"
 #include "smprof-function-table-private.h"
 #include "smprof-sparkline.h"
@@ -401,10 +400,6 @@ smprof_function_table_class_init (SmprofFunctionTableClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, step_p95_column);
   gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, step_max_column);
   gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, per_step_column);
-  gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, callers_label_column);
-  gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, callers_tottime_column);
-  gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, callees_label_column);
-  gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, callees_tottime_column);
   gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, callers_cumtime_column);
   gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, callees_cumtime_column);
   gtk_widget_class_bind_template_callback (widget_class, filter_changed_cb);
@@ -420,51 +415,10 @@ smprof_function_table_class_init (SmprofFunctionTableClass *klass)
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
 
-/* The cells of every column, made in code (smprof-cell-factories.c says
- * why): which property of the row's SmprofFunctionItem each one shows. */
-static void
-set_cell_factories (SmprofFunctionTable *self)
-{
-  const struct {
-    GtkColumnViewColumn *column;
-    GtkListItemFactory *(*factory_new) (const char *property);
-    const char *property;
-  } cells[] = {
-    { self->ncalls_column, smprof_numeric_cell_factory_new, "ncalls-text" },
-    { self->tottime_column, smprof_numeric_cell_factory_new, "tottime-text" },
-    { self->tottime_percall_column, smprof_numeric_cell_factory_new, "tottime-percall-text" },
-    { self->cumtime_column, smprof_numeric_cell_factory_new, "cumtime-text" },
-    { self->cumtime_percall_column, smprof_numeric_cell_factory_new, "cumtime-percall-text" },
-    { self->steps_column, smprof_numeric_cell_factory_new, "step-count-text" },
-    { self->step_min_column, smprof_numeric_cell_factory_new, "step-min-text" },
-    { self->step_median_column, smprof_numeric_cell_factory_new, "step-median-text" },
-    { self->step_p95_column, smprof_numeric_cell_factory_new, "step-p95-text" },
-    { self->step_max_column, smprof_numeric_cell_factory_new, "step-max-text" },
-    { self->per_step_column, smprof_sparkline_cell_factory_new, "step-series" },
-    { self->label_column, smprof_label_cell_factory_new, "label" },
-    { self->callers_label_column, smprof_label_cell_factory_new, "label" },
-    { self->callers_ncalls_column, smprof_numeric_cell_factory_new, "ncalls-text" },
-    { self->callers_tottime_column, smprof_numeric_cell_factory_new, "tottime-text" },
-    { self->callers_cumtime_column, smprof_numeric_cell_factory_new, "cumtime-text" },
-    { self->callees_label_column, smprof_label_cell_factory_new, "label" },
-    { self->callees_ncalls_column, smprof_numeric_cell_factory_new, "ncalls-text" },
-    { self->callees_tottime_column, smprof_numeric_cell_factory_new, "tottime-text" },
-    { self->callees_cumtime_column, smprof_numeric_cell_factory_new, "cumtime-text" },
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (cells); i++)
-    {
-      g_autoptr(GtkListItemFactory) factory = cells[i].factory_new (cells[i].property);
-
-      gtk_column_view_column_set_factory (cells[i].column, factory);
-    }
-}
-
 static void
 smprof_function_table_init (SmprofFunctionTable *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-  set_cell_factories (self);
   _smprof_function_table_init_menu (self);
 
   self->rows_by_func = g_hash_table_new_full (NULL, NULL, NULL, g_object_unref);
