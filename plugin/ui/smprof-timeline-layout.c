@@ -304,8 +304,8 @@ G_LOCK_DEFINE_STATIC (job_layouts);
  * a 256-node job does not lay out 51,200 records on the main thread, and
  * every timeline of the job shares it. Thread-safe.
  *
- * Returns: (transfer full) (nullable): the layout, %NULL when @job has no
- *   @profiler records
+ * Returns: (transfer full): the layout, empty when @job has no @profiler
+ *   records
  */
 SmprofTimelineLayout *
 smprof_timeline_layout_dup_for_job (SmprofJob      *job,
