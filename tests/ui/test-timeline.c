@@ -963,7 +963,14 @@ test_large_job (void)
 
   layout = smprof_timeline_layout_new (records);
   _smprof_timeline_set_layout (self, layout);
+  /* Xvfb's pointer rests at the screen's centre, inside the window: an
+   * enter or motion event arriving between two of the pictures compared
+   * below outlined the block under it in one of them only (CI saw 360
+   * pixels differ).  Nothing here needs the pointer: the hit test is timed
+   * by calling it. */
+  gtk_widget_set_can_target (timeline, FALSE);
   window = ui_test_present (timeline, WIDTH, 700);
+  _smprof_timeline_set_hover_item (self, NULL);
   g_assert_cmpuint (self->rows->len, ==, n_nodes);
 
   /* zoomed to 200 intervals per row: the cache is recorded again */
@@ -1012,6 +1019,7 @@ test_large_job (void)
     g_assert_cmpuint (first_colors, <=, SMPROF_TIMELINE_VECTOR_BUDGET + 2 * per_node + later_colors);
     g_assert_cmpuint (later_images, >, 0);
     g_assert_cmpuint (later_colors, <, whole_nodes / 10);
+    g_assert_null (self->hover_item);
     g_assert_true (ui_test_near_pixels (whole, later, 0, 0, WIDTH, 700, 1));
   }
 
