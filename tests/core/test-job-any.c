@@ -160,6 +160,34 @@ make_folder (const char *root,
 #define CP "framework/pytorch/cprofile/"
 #define IV(s, t) "train-" #s "-stepstart-" #t ".0_train-" #s "-stepend-" #t "9.0"
 
+static guint
+count_problems_under (GPtrArray  *problems,
+                      const char *prefix)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < problems->len; i++)
+    n += g_str_has_prefix (((SmprofProblem *) g_ptr_array_index (problems, i))->path, prefix);
+
+  return n;
+}
+
+/* Node a with two intervals and a malformed name; node b with a malformed
+ * name and a file where interval folders belong. */
+static SmprofJob *
+load_job_after_making (const char *root)
+{
+  g_assert_nonnull (root);
+  make_file (root, CP "a/" IV (0, 100) "/python_stats");
+  make_file (root, CP "a/" IV (1, 300) "/python_stats");
+  make_folder (root, CP "a/not-an-interval");
+  make_file (root, CP "b/" IV (0, 150) "/python_stats");
+  make_folder (root, CP "b/not-an-interval");
+  make_file (root, CP "b/stray-file");
+
+  return load_job (root, LOAD_FULL, NULL);
+}
+
 /* The node folder whose interval folder starts first has no stats there; the
  * chosen node has a folder in a second framework folder; a late node has a
  * damaged folder the lazy index never looks into, and a malformed name it
@@ -303,6 +331,45 @@ test_named_nodes (void)
   assert_named_nodes (many, two, TRUE);
   assert_named_nodes (many, missing, FALSE);
   core_test_remove_tree (many_root);
+}
+
+/* A query on named nodes looks into no other node folder: what is wrong
+ * there (a malformed interval folder name, a file where interval folders
+ * belong) is not its problem, and costs it no read. Before, every other
+ * node folder was read for its interval folders' names. */
+static void
+test_named_nodes_look_nowhere_else (void)
+{
+  g_autofree char *root = g_dir_make_tmp ("smprof-job-any-XXXXXX", NULL);
+  g_autoptr(SmprofJob) full = load_job_after_making (root);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SmprofSource) source = smprof_local_source_new (root, &error);
+  g_autoptr(SmprofJob) named = NULL;
+  g_autoptr(GPtrArray) full_problems = NULL;
+  g_autoptr(GPtrArray) named_problems = NULL;
+  const char * const node_ids[] = { "a", NULL };
+  GPtrArray *records;
+
+  g_assert_no_error (error);
+  named = smprof_job_new (source);
+  g_assert_true (smprof_job_load_for_nodes (named, node_ids, NULL, &error));
+  g_assert_no_error (error);
+
+  /* the full index reports the other node's two problems and a's own */
+  full_problems = smprof_job_dup_problems (full);
+  g_assert_cmpuint (count_problems_under (full_problems, CP "b/"), ==, 2);
+  g_assert_cmpuint (count_problems_under (full_problems, CP "a/"), ==, 1);
+
+  named_problems = smprof_job_dup_problems (named);
+  g_assert_cmpuint (count_problems_under (named_problems, CP "b/"), ==, 0);
+  g_assert_cmpuint (count_problems_under (named_problems, CP "a/"), ==, 1);
+
+  records = smprof_job_get_records (named, SMPROF_PROFILER_CPROFILE);
+  g_assert_cmpuint (records->len, ==, 2);
+  for (guint i = 0; i < records->len; i++)
+    g_assert_cmpstr (((SmprofRecord *) g_ptr_array_index (records, i))->node_id, ==, "a");
+
+  core_test_remove_tree (root);
 }
 
 static SmprofJob *
@@ -460,6 +527,7 @@ main (int   argc,
   g_test_add_func ("/job-any/tricky-job", test_tricky_job);
   g_test_add_func ("/job-any/odd-node-folders", test_odd_node_folders);
   g_test_add_func ("/job-any/named-nodes", test_named_nodes);
+  g_test_add_func ("/job-any/named-nodes-look-nowhere-else", test_named_nodes_look_nowhere_else);
   g_test_add_func ("/job-any/node-names", test_node_names);
   g_test_add_func ("/job-any/node-names-look-nowhere", test_node_names_look_nowhere);
 

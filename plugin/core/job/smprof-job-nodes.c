@@ -14,37 +14,50 @@
 /* A query on named nodes (`--node 0-algo-1`) needs the stats files of those
  * node folders alone, but a full listing probes every interval folder of
  * every node for its stats file: on an 8-node job, eight times the probes.
- * Node folders are listed by the names of their interval folders first (one
- * read of each node folder), then those of the nodes asked for in full. */
+ * The node folders are listed by name first (one read of each profiler
+ * folder), then those of the nodes asked for in full, and nothing of the
+ * others: reading their interval folders' names would cost as much as the
+ * listing of the node asked for. */
 
-/* The node folder of @path (framework/<framework>/<profiler>/<node>/...),
- * its length in @path, and the node id in @node_id; 0 when @path is no
- * interval folder or file of a node folder. */
+/* The node folder of @path (framework/<framework>/<profiler>/<node>, alone
+ * as a folder listed by name, or with more parts after it), its length in
+ * @path, and the node id in @node_id; 0 when @path is neither. */
 static gsize
-node_folder_length (const char  *path,
-                    const char **node_id,
-                    gsize       *node_id_length)
+node_folder_length (const char              *path,
+                    SmprofListingKind        kind,
+                    const char             **node_id,
+                    gsize                   *node_id_length)
 {
   const char *slash = path;
   const char *starts[4];
+  const char *end;
 
-  /* the starts of the first four parts, and a fifth must follow */
+  /* the starts of the first four parts */
   for (guint part = 0; part < 4; part++)
     {
-      starts[part] = slash;
-      slash = strchr (slash, '/');
       if (slash == NULL)
         return 0;
-      slash++;
+      starts[part] = slash;
+      slash = strchr (slash, '/');
+      if (slash != NULL)
+        slash++;
     }
 
   if (strncmp (starts[0], "framework/", strlen ("framework/")) != 0 ||
       strncmp (starts[1], "pevents/", strlen ("pevents/")) == 0)
     return 0;
 
+  /* a fifth part follows, or the path is a node folder listed by name */
+  if (slash != NULL)
+    end = slash - 1;
+  else if (kind == SMPROF_LISTING_FOLDER)
+    end = starts[3] + strlen (starts[3]);
+  else
+    return 0;
+
   *node_id = starts[3];
-  *node_id_length = (slash - 1) - starts[3];
-  return (slash - 1) - path;
+  *node_id_length = end - starts[3];
+  return end - path;
 }
 
 /**
@@ -55,10 +68,10 @@ node_folder_length (const char  *path,
  * @error: a location for a #GError, or %NULL
  *
  * As smprof_job_load(), for a query on @node_ids alone: the records indexed
- * are those of the node folders of @node_ids; the others are listed by the
- * names of their interval folders and give no record (nor a problem about
- * their files). When a node of @node_ids has no folder, the whole job is
- * indexed, so that the caller can say which nodes there are.
+ * are those of the node folders of @node_ids; the other node folders are
+ * not looked into, and give neither a record nor a problem. When a node of
+ * @node_ids has no folder, the whole job is indexed, so that the caller can
+ * say which nodes there are.
  *
  * Returns: %TRUE on success
  */
@@ -69,15 +82,14 @@ smprof_job_load_for_nodes (SmprofJob           *self,
                            GError             **error)
 {
   g_autoptr(GHashTable) full = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr(GHashTable) names_cache = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                                             (GDestroyNotify) smprof_listing_free);
   g_autoptr(GHashTable) wanted = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GHashTable) found = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr(SmprofListing) names = smprof_listing_new ();
+  g_autoptr(SmprofListing) nodes = smprof_listing_new ();
   g_autoptr(SmprofListing) listing = smprof_listing_new ();
   g_autoptr(GString) node_id = g_string_new (NULL);
+  SmprofListingOptions nodes_options = { .stats_only = TRUE, .nodes_only = TRUE };
   SmprofListingOptions options = { .stats_only = TRUE, .names_only = TRUE, .full_nodes = full,
-                                   .names_cache = names_cache };
+                                   .full_nodes_only = TRUE };
 
   g_return_val_if_fail (SMPROF_IS_JOB (self), FALSE);
   g_return_val_if_fail (node_ids != NULL, FALSE);
@@ -85,15 +97,17 @@ smprof_job_load_for_nodes (SmprofJob           *self,
   for (guint i = 0; node_ids[i] != NULL; i++)
     g_hash_table_add (wanted, (gpointer) node_ids[i]);
 
-  if (!smprof_source_list (self->source, &options, names, cancellable, error))
+  if (!smprof_source_list (self->source, &nodes_options, nodes, cancellable, error))
     return FALSE;
 
-  for (guint i = 0; i < names->entries->len; i++)
+  /* A source may list more than the node folders (S3, from a cached
+   * listing): a node folder is then known by the files in it. */
+  for (guint i = 0; i < nodes->entries->len; i++)
     {
-      SmprofListingEntry *entry = g_ptr_array_index (names->entries, i);
+      SmprofListingEntry *entry = g_ptr_array_index (nodes->entries, i);
       const char *id, *wanted_id;
       gsize id_length;
-      gsize length = node_folder_length (entry->path, &id, &id_length);
+      gsize length = node_folder_length (entry->path, entry->kind, &id, &id_length);
 
       if (length == 0)
         continue;

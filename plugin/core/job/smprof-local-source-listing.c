@@ -281,6 +281,9 @@ list_node_at (guint    i,
   if (relative == NULL)
     return;
 
+  if (lists_names_only (batch->options, relative) && batch->options->full_nodes_only)
+    return;
+
   if (lists_names_only (batch->options, relative))
     {
       /* read only while the workers run: filled after they are joined */

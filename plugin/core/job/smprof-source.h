@@ -64,6 +64,10 @@ typedef struct
  *   everything; the job index then sees no %SMPROF_LISTING_FOLDER entry.
  * @full_nodes: (nullable): with @names_only, the node folders (paths relative
  *   to the job root, as a set) to list in full all the same
+ * @full_nodes_only: with @names_only, the node folders not in @full_nodes are
+ *   left out altogether, not even read for their names (a query on named
+ *   nodes needs nothing of the others). A source may ignore it; the job
+ *   index then sees the others' entries too.
  * @names_cache: (nullable): with @names_only, a table the caller owns (node
  *   folder path to #SmprofListing, freed with smprof_listing_free()) where a
  *   source may keep what it listed by name, to copy it from there when the
@@ -88,6 +92,7 @@ typedef struct
   GHashTable *names_cache;
   gboolean    fresh;
   gboolean    nodes_only;
+  gboolean    full_nodes_only;
 } SmprofListingOptions;
 
 /**
