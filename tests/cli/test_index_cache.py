@@ -67,8 +67,13 @@ def hit_summary(counts):
 def identical_runs(tap, name, job, tmp):
     """Byte-identical answers without the cache, writing it and reading it."""
     cprofile = any(True for _ in walk_stats(job))
-    for label, args in (("stats --json", STATS), ("export folded", FOLDED)):
-        cache_home = os.path.join(tmp, "cache-%s-%s" % (name, args[0]))
+    # a query on one named node reads ahead its node file while it lists
+    nodes = subprocess.run([smprof_path(), "nodes", job], capture_output=True, text=True,
+                           env=dict(os.environ, XDG_CACHE_HOME=os.path.join(tmp, "cache-nodes-" + name)),
+                           timeout=taplib.CALL_TIMEOUT).stdout.split()
+    one_node = ["stats", None, "--all", "--node", nodes[-1] if nodes else "any", "--json"]
+    for label, args in (("stats --json", STATS), ("export folded", FOLDED), ("stats --node ONE --json", one_node)):
+        cache_home = os.path.join(tmp, "cache-%s-%s" % (name, label.replace(" ", "_")))
         rc0, ref, err0, _ = run(args + ["--no-cache"], job, cache_home)
         ok = tap.ok(rc0 == 0 and len(ref) > 0, "%s %s --no-cache answers" % (name, label), err0)
         tap.ok(not cache_files(cache_home), "%s %s --no-cache writes no cache" % (name, label),

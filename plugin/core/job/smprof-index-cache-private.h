@@ -51,6 +51,8 @@ void            _smprof_job_index_fill       (SmprofJobIndex       *self,
                                               SmprofFunctionKeys   *table,
                                               GPtrArray            *records,
                                               GCancellable         *cancellable);
+void            _smprof_job_index_read_ahead (SmprofJobIndex       *self,
+                                              GHashTable           *node_folders);
 void            _smprof_job_index_store      (SmprofJobIndex       *self,
                                               SmprofFunctionKeys   *table,
                                               GPtrArray            *job_records,

@@ -6,9 +6,16 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#define _GNU_SOURCE
+
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
 
 #include "smprof-index-cache-private.h"
 #include "smprof-index-file.h"
@@ -44,6 +51,7 @@ struct _SmprofJobIndex
   guint             n_lineage;  /* keys of that lineage on disk: the job's first n_lineage */
   GArray           *chain;      /* guint64: the chain of the job's first i + 1 keys */
   GHashTable       *nodes;      /* node folder -> NodeState */
+  GPtrArray        *read_ahead; /* GThread: _smprof_job_index_read_ahead()'s, joined when freed */
 
   int               hits;       /* atomic */
   int               misses;
@@ -83,6 +91,7 @@ _smprof_job_index_new (SmprofIndexCache *cache,
   g_mutex_init (&self->lock);
   self->chain = g_array_new (FALSE, FALSE, sizeof (guint64));
   self->nodes = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, node_state_free);
+  self->read_ahead = g_ptr_array_new ();
 
   return self;
 }
@@ -93,6 +102,9 @@ _smprof_job_index_free (SmprofJobIndex *self)
   if (self == NULL)
     return;
 
+  for (guint i = 0; i < self->read_ahead->len; i++)
+    g_thread_join (g_ptr_array_index (self->read_ahead, i));
+  g_ptr_array_unref (self->read_ahead);
   g_hash_table_unref (self->nodes);
   g_array_unref (self->chain);
   g_clear_pointer (&self->keys, _smprof_index_keys_free);
@@ -252,6 +264,96 @@ open_node (SmprofJobIndex *self,
 
   _smprof_index_cache_mark_used (self->cache, node->path, TRUE);
   node->file = file;
+}
+
+/* Whether some of the @n bytes of @fd are on disk only: a byte at its
+ * start, middle and end is looked at without waiting for it (RWF_NOWAIT). A
+ * file system that cannot tell says no. */
+static gboolean
+is_cold (int     fd,
+         goffset n)
+{
+  const goffset offsets[] = { 0, n / 2, n - 1 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (offsets); i++)
+    {
+      char byte;
+      struct iovec vector = { &byte, 1 };
+
+      if (preadv2 (fd, &vector, 1, offsets[i], RWF_NOWAIT) < 0 && errno == EAGAIN)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+/* How much a read-ahead thread asks for at a time: large enough that the
+ * kernel's own readahead keeps the disk busy between its calls. */
+#define READ_AHEAD_BUFFER (1u << 20)
+
+/* Reads a file of the parsed index that is on disk into the page cache, and
+ * drops what it read: the load that needs the file maps it then. (The
+ * kernel's POSIX_FADV_WILLNEED reads no more than its readahead window.) */
+static gpointer
+read_ahead_thread (gpointer data)
+{
+  g_autofree char *path = data;
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  struct stat st;
+
+  if (fd < 0)
+    return NULL;
+
+  if (fstat (fd, &st) == 0 && st.st_size > 0 && is_cold (fd, st.st_size))
+    {
+      g_autofree char *buffer = g_malloc (READ_AHEAD_BUFFER);
+
+      while (read (fd, buffer, READ_AHEAD_BUFFER) > 0)
+        ;
+    }
+
+  close (fd);
+  return NULL;
+}
+
+static void
+read_ahead_file (SmprofJobIndex *self,
+                 const char     *path)
+{
+  GThread *thread = g_thread_try_new ("smprof-index-ra", read_ahead_thread, g_strdup (path), NULL);
+
+  if (thread != NULL)
+    g_ptr_array_add (self->read_ahead, thread);
+}
+
+/**
+ * _smprof_job_index_read_ahead:
+ * @self: a job's index
+ * @node_folders: (element-type utf8 utf8): a set of node folders, relative
+ *   to the job root
+ *
+ * Has the disk read the keys file and the node files of @node_folders while
+ * the caller does something else: a query on named nodes knows its node
+ * folders before it lists them in full, and on a cold disk that listing
+ * (an inode for every stats file) and the reading of the parsed index
+ * (tens of megabytes a node) then overlap instead of following each other.
+ * A thread reads each file that is on disk (and only then); nothing is
+ * opened for use, so a file that changes meanwhile is checked when it is,
+ * as always.
+ */
+void
+_smprof_job_index_read_ahead (SmprofJobIndex *self,
+                              GHashTable     *node_folders)
+{
+  GHashTableIter iter;
+  gpointer relative;
+
+  g_mutex_lock (&self->lock);
+  read_ahead_file (self, self->keys_path);
+  g_hash_table_iter_init (&iter, node_folders);
+  while (g_hash_table_iter_next (&iter, &relative, NULL))
+    read_ahead_file (self, lookup_node (self, relative)->path);
+  g_mutex_unlock (&self->lock);
 }
 
 typedef struct

@@ -127,6 +127,9 @@ smprof_job_load_for_nodes (SmprofJob           *self,
   if (g_hash_table_size (found) < g_hash_table_size (wanted))
     return smprof_job_load (self, cancellable, error);
 
+  if (self->index != NULL)
+    _smprof_job_index_read_ahead (self->index, full);
+
   if (!smprof_source_list (self->source, &options, listing, cancellable, error))
     return FALSE;
   _smprof_job_index_listing (self, listing);
