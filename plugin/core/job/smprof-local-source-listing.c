@@ -324,8 +324,11 @@ lists_node_names (const SmprofListingOptions *options,
 /* How many threads list node folders, whatever the number of cores: listing
  * a cold folder waits for the disk at every interval folder (its entries,
  * then its stats file's inode), and more requests in flight take less time
- * in all (see tests/bench/README.md); a warm one costs a few more threads. */
-#define LIST_THREADS 16
+ * in all (see tests/bench/README.md); a warm one costs a few more threads.
+ * On the large corpus, a second open of one node with the page cache
+ * dropped took 240-280 ms on 16, 200-218 ms on 48, no less on 64 or 96, and
+ * 2-4 ms more warm (55 to 58 ms). */
+#define LIST_THREADS 48
 
 /* Node folders are listed in parallel, each into its own listing; the
  * listings are then joined in name order, so the result does not depend on
