@@ -252,6 +252,74 @@ print_json (SmprofJsonWriter *writer)
   g_print ("%s\n", text);
 }
 
+typedef struct
+{
+  SmprofCprofileProfile *profile;
+  GPtrArray             *loaded;
+} Sum;
+
+static void
+add_to_sum (SmprofRecord *record,
+            gpointer      data)
+{
+  Sum *sum = data;
+
+  if (record->pstats == NULL)
+    return;
+  smprof_cprofile_profile_add (sum->profile, record->pstats);
+  g_ptr_array_add (sum->loaded, record);
+}
+
+/* One selection's plain cProfile total: summed in record order while the
+ * files are read (smprof_job_fold_stats()), without keeping every
+ * interval's arrays; the same answer as emit_stats() gives. */
+static int
+run_one_sum (Cli                *cli,
+             GPtrArray          *records,
+             const char * const *node_ids)
+{
+  const SmprofCliOptions *options = &cli->options;
+  g_autoptr(GPtrArray) selected = smprof_select (records, node_ids, &options->selection);
+  g_autoptr(GPtrArray) loaded = g_ptr_array_new ();
+  g_autoptr(SmprofCprofileProfile) profile = smprof_cprofile_profile_new (smprof_job_get_function_keys (cli->job));
+  Sum sum = { profile, loaded };
+
+  if (selected->len == 0)
+    {
+      g_autofree char *what = smprof_selection_describe (&options->selection);
+
+      g_printerr (_("smprof: no stats were found for the requested interval (%s)\n"), smprof_cli_shown (what));
+      return EXIT_NOTHING_SELECTED;
+    }
+
+  smprof_job_fold_stats (cli->job, selected, add_to_sum, &sum, NULL, NULL);
+  show_new_problems (cli);
+
+  if (loaded->len == 0)
+    {
+      g_printerr (ngettext ("smprof: the selected interval could not be read\n",
+                            "smprof: none of the %u selected intervals could be read\n",
+                            selected->len),
+                  selected->len);
+      return EXIT_NOTHING_SELECTED;
+    }
+
+  if (options->json)
+    {
+      SmprofJsonWriter *writer = smprof_json_writer_new (FALSE);
+
+      smprof_stats_json_write_cprofile (writer, profile, node_ids, loaded,
+                                        options->has_sort ? options->sort : SMPROF_SORT_NONE, options->limit);
+      print_json (writer);
+    }
+  else
+    smprof_cli_print_cprofile (stdout, profile, node_ids, loaded,
+                               options->has_sort ? options->sort : SMPROF_SORT_CUMTIME,
+                               options->limit >= 0 ? options->limit : 30);
+
+  return EXIT_OK;
+}
+
 static int
 run_one_selection (Cli                *cli,
                    GPtrArray          *records,
@@ -259,8 +327,13 @@ run_one_selection (Cli                *cli,
 {
   g_autoptr(GPtrArray) selected = NULL;
   g_autoptr(GPtrArray) loaded = NULL;
-  int status = select_and_load (cli, records, node_ids, &selected, &loaded);
+  int status;
 
+  if (cli->profiler == SMPROF_PROFILER_CPROFILE && !smprof_cli_transforms_reshape (&cli->options.transforms) &&
+      !cli->options.transforms.tree)
+    return run_one_sum (cli, records, node_ids);
+
+  status = select_and_load (cli, records, node_ids, &selected, &loaded);
   if (status != EXIT_OK)
     return status;
 

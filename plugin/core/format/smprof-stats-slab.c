@@ -61,6 +61,49 @@ page_size (void)
   return size;
 }
 
+/* Whole chunks given back are kept for the next ones rather than unmapped:
+ * a query that sums its records as it reads them (smprof_job_fold_stats())
+ * frees chunks as fast as it fills them, and each chunk mapped anew costs
+ * the kernel clearing its pages again. At most SPARE_CHUNKS are kept; their
+ * old contents do not matter, as every array is written in full. */
+#define SPARE_CHUNKS 8
+
+static GMutex spare_lock;
+static gpointer spare_chunks[SPARE_CHUNKS];
+static guint n_spare_chunks;
+
+static gboolean
+keep_spare (SmprofStatsSlab *slab)
+{
+  gboolean kept = FALSE;
+
+  if (slab->size != CHUNK_SIZE)
+    return FALSE;
+
+  g_mutex_lock (&spare_lock);
+  if (n_spare_chunks < SPARE_CHUNKS)
+    {
+      spare_chunks[n_spare_chunks++] = slab;
+      kept = TRUE;
+    }
+  g_mutex_unlock (&spare_lock);
+
+  return kept;
+}
+
+static gpointer
+take_spare (void)
+{
+  gpointer chunk = NULL;
+
+  g_mutex_lock (&spare_lock);
+  if (n_spare_chunks > 0)
+    chunk = spare_chunks[--n_spare_chunks];
+  g_mutex_unlock (&spare_lock);
+
+  return chunk;
+}
+
 void
 _smprof_stats_slab_release (SmprofStatsSlab *slab)
 {
@@ -72,7 +115,7 @@ _smprof_stats_slab_release (SmprofStatsSlab *slab)
       g_bytes_unref (slab->external);
       g_free (slab);
     }
-  else
+  else if (!keep_spare (slab))
     munmap (slab, slab->size);
 }
 
@@ -159,9 +202,10 @@ _smprof_stats_slab_alloc (gsize             size,
   if (slab == NULL || slab->size - slab->used < size)
     {
       gsize n_bytes = MAX (CHUNK_SIZE, (HEADER_SIZE + size + page_size () - 1) & ~(page_size () - 1));
-      gpointer mapped = mmap (NULL, n_bytes, PROT_READ | PROT_WRITE,
-                              MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+      gpointer mapped = n_bytes == CHUNK_SIZE ? take_spare () : NULL;
 
+      if (mapped == NULL)
+        mapped = mmap (NULL, n_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
       if (mapped == MAP_FAILED)
         return NULL;
 

@@ -57,6 +57,13 @@ struct _SmprofJob
   GHashTable         *stats_loading;                  /* SmprofRecord claimed, being read */
   guint               n_foreground_loads;             /* callers a background load gives way to */
 
+  /* smprof_job_fold_stats() (smprof-job-fold.c): its caller waits for each
+   * record in turn; readers say when a record is read or failed. */
+  GMutex              fold_lock;
+  GCond               fold_cond;
+  int                 n_folding;                      /* atomic */
+  gpointer            fold_awaited;                   /* atomic: the SmprofRecord a folder waits for */
+
   /* smprof-job-pevents.c */
   GPtrArray       *timeline_paths;                 /* framework timeline files listed */
   GHashTable      *step_events;                    /* node id -> GArray of SmprofStepEvent */
@@ -68,6 +75,7 @@ void               _smprof_record_stats_unref   (SmprofRecordStats         *stat
 void               _smprof_record_publish_stats (SmprofRecord              *record,
                                                  SmprofRecordStats         *stats);
 SmprofRecordStats *_smprof_record_dup_stats     (SmprofRecord              *record);
+void               _smprof_record_drop_stats    (SmprofRecord              *record);
 void               _smprof_job_share_keys       (SmprofJob                 *self,
                                                  SmprofJob                 *previous);
 
@@ -76,6 +84,15 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (SmprofRecordStats, _smprof_record_stats_unref)
 void _smprof_job_add_problem (SmprofJob  *self,
                               const char *path,
                               const char *message);
+
+/* smprof-job-loader.c */
+gboolean _smprof_job_read_claimed   (SmprofJob     *self,
+                                     GPtrArray     *pending,
+                                     GPtrArray     *parsed,
+                                     GCancellable  *cancellable,
+                                     GError       **error);
+void     _smprof_job_record_settled (SmprofJob     *self,
+                                     SmprofRecord  *record);
 
 void _smprof_job_index_listing (SmprofJob     *self,
                                 SmprofListing *listing);

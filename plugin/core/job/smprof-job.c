@@ -57,6 +57,23 @@ _smprof_record_publish_stats (SmprofRecord      *record,
   g_atomic_pointer_set (&record->stats, stats);
 }
 
+/* Forgets @record's stats, so that they are freed once nobody else holds
+ * them; a later load reads the file again. Only for a record no other thread
+ * is reading or using (smprof_job_fold_stats()). */
+void
+_smprof_record_drop_stats (SmprofRecord *record)
+{
+  SmprofRecordStats *stats = record->stats;
+
+  if (stats == NULL)
+    return;
+
+  g_atomic_pointer_set (&record->stats, NULL);
+  record->pstats = NULL;
+  record->session = NULL;
+  _smprof_record_stats_unref (stats);
+}
+
 /* A reference to @record's stats, or NULL if it has none (yet). */
 SmprofRecordStats *
 _smprof_record_dup_stats (SmprofRecord *record)
@@ -125,6 +142,8 @@ smprof_job_finalize (GObject *object)
   g_clear_pointer (&self->stats_loading, g_hash_table_unref);
   g_mutex_clear (&self->stats_lock);
   g_cond_clear (&self->stats_cond);
+  g_mutex_clear (&self->fold_lock);
+  g_cond_clear (&self->fold_cond);
 
   G_OBJECT_CLASS (smprof_job_parent_class)->finalize (object);
 }
@@ -142,6 +161,8 @@ smprof_job_init (SmprofJob *self)
   g_mutex_init (&self->node_ids_lock);
   g_mutex_init (&self->stats_lock);
   g_cond_init (&self->stats_cond);
+  g_mutex_init (&self->fold_lock);
+  g_cond_init (&self->fold_cond);
   self->stats_loading = g_hash_table_new (NULL, NULL);
   self->shared_keys = g_atomic_rc_box_new0 (SmprofSharedKeys);
   self->shared_keys->keys = smprof_function_keys_new ();

@@ -116,6 +116,24 @@ gboolean             smprof_job_load_stats_in_background (SmprofJob     *self,
                                                           GError       **error);
 guint                smprof_job_count_read_stats (SmprofJob             *self,
                                                   GPtrArray             *records);
+
+/**
+ * SmprofStatsFoldFunc:
+ * @record: a record whose stats were read (@record->pstats or
+ *   @record->session is set)
+ * @user_data: what smprof_job_fold_stats() was given
+ *
+ * What smprof_job_fold_stats() calls for each record read, in order.
+ */
+typedef void (*SmprofStatsFoldFunc) (SmprofRecord *record,
+                                     gpointer      user_data);
+
+gboolean             smprof_job_fold_stats       (SmprofJob             *self,
+                                                  GPtrArray             *records,
+                                                  SmprofStatsFoldFunc    fold,
+                                                  gpointer               user_data,
+                                                  GCancellable          *cancellable,
+                                                  GError               **error);
 gboolean             smprof_job_load_step_events (SmprofJob             *self,
                                                   GCancellable          *cancellable,
                                                   GError               **error);

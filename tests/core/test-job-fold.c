@@ -1,0 +1,300 @@
+/* test-job-fold.c: summing records as they are read
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * smprof_job_fold_stats() hands each record to its caller in order while
+ * later ones are still being read, and drops what it read once summed: the
+ * command line's `smprof stats` total. Its sum is the one of loading every
+ * record first, byte for byte, damaged files included; without a parsed
+ * index nothing stays loaded, with one everything does.
+ */
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+
+#include "core-test-util.h"
+#include "smprof-aggregate.h"
+#include "smprof-index-cache.h"
+#include "smprof-job-private.h"
+#include "smprof-local-source.h"
+
+typedef struct
+{
+  SmprofCprofileProfile *profile;
+  GPtrArray             *folded;
+  guint                  n_loaded_after;  /* folded records still loaded at the next call */
+} Sum;
+
+static void
+add_to_sum (SmprofRecord *record,
+            gpointer      data)
+{
+  Sum *sum = data;
+
+  g_assert_nonnull (record->pstats);
+  /* the record folded before this one: dropped already, or kept */
+  if (sum->folded->len > 0 && ((SmprofRecord *) g_ptr_array_index (sum->folded, sum->folded->len - 1))->pstats != NULL)
+    sum->n_loaded_after++;
+  smprof_cprofile_profile_add (sum->profile, record->pstats);
+  g_ptr_array_add (sum->folded, record);
+}
+
+/* Everything of @profile, its doubles to the bit, and the records summed:
+ * two sums are the same when their texts are. */
+static char *
+to_text (SmprofCprofileProfile *profile,
+         GPtrArray             *records)
+{
+  SmprofFunctionKeys *table = smprof_cprofile_profile_get_table (profile);
+  GString *text = g_string_new (NULL);
+
+  g_string_append_printf (text, "%" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %a\n",
+                          smprof_cprofile_profile_get_total_calls (profile),
+                          smprof_cprofile_profile_get_prim_calls (profile),
+                          smprof_cprofile_profile_get_total_tt (profile));
+  for (guint i = 0; i < smprof_cprofile_profile_get_n_entries (profile); i++)
+    {
+      const SmprofProfileEntry *entry = smprof_cprofile_profile_get_entry (profile, i);
+      g_autofree char *label = smprof_function_keys_dup_label (table, entry->func);
+
+      g_string_append_printf (text, "%s %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %a %a:", label,
+                              entry->cc, entry->nc, entry->tt, entry->ct);
+      for (guint c = 0; entry->callers != NULL && c < entry->callers->len; c++)
+        {
+          const SmprofCallerStat *caller = &g_array_index (entry->callers, SmprofCallerStat, c);
+          g_autofree char *caller_label = smprof_function_keys_dup_label (table, caller->caller);
+
+          g_string_append_printf (text, " [%s %d %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %a %a]", caller_label,
+                                  caller->legacy, caller->nc, caller->cc, caller->tt, caller->ct);
+        }
+      g_string_append_c (text, '\n');
+    }
+  for (guint i = 0; i < records->len; i++)
+    g_string_append_printf (text, "%s\n", ((SmprofRecord *) g_ptr_array_index (records, i))->path);
+
+  return g_string_free (text, FALSE);
+}
+
+static SmprofJob *
+new_job (const char       *path,
+         SmprofIndexCache *cache)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SmprofSource) source = smprof_local_source_new (path, &error);
+  SmprofJob *job;
+
+  g_assert_no_error (error);
+  job = smprof_job_new (source);
+  if (cache != NULL)
+    smprof_job_set_index_cache (job, cache);
+  g_assert_true (smprof_job_load (job, NULL, &error));
+  g_assert_no_error (error);
+
+  return job;
+}
+
+/* The sum of every cProfile record of @path loaded first, then summed. */
+static char *
+load_then_sum (const char *path)
+{
+  g_autoptr(SmprofJob) job = new_job (path, NULL);
+  GPtrArray *records = smprof_job_get_records (job, SMPROF_PROFILER_CPROFILE);
+  g_autoptr(GPtrArray) loaded = NULL;
+  g_autoptr(SmprofCprofileProfile) profile = NULL;
+
+  g_assert_true (smprof_job_load_stats (job, records, NULL, NULL));
+  loaded = smprof_aggregate_loaded (records);
+  profile = smprof_aggregate_cprofile (job, loaded);
+
+  return to_text (profile, loaded);
+}
+
+/* Folds every cProfile record of @job; returns the sum's text, how many
+ * records were folded, how many stayed loaded, and how many were still
+ * loaded when the next one was folded. */
+static char *
+fold (SmprofJob *job,
+      guint     *n_folded,
+      guint     *n_kept,
+      guint     *n_loaded_after)
+{
+  GPtrArray *records = smprof_job_get_records (job, SMPROF_PROFILER_CPROFILE);
+  g_autoptr(SmprofCprofileProfile) profile = smprof_cprofile_profile_new (smprof_job_get_function_keys (job));
+  g_autoptr(GPtrArray) folded = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  Sum sum = { profile, folded, 0 };
+
+  g_assert_true (smprof_job_fold_stats (job, records, add_to_sum, &sum, NULL, &error));
+  g_assert_no_error (error);
+
+  *n_folded = folded->len;
+  *n_loaded_after = sum.n_loaded_after;
+  *n_kept = 0;
+  for (guint i = 0; i < records->len; i++)
+    *n_kept += ((SmprofRecord *) g_ptr_array_index (records, i))->pstats != NULL;
+
+  return to_text (profile, folded);
+}
+
+/* The real jobs, and one of 12 nodes made from one: the same sum, and none
+ * of the records read stays loaded, not even while the next is summed. */
+static void
+test_same_sum (void)
+{
+  static const char * const jobs[] = { "pt-cprofile", "tf-cprofile" };
+  g_autofree char *many = core_test_make_nodes_job ("pt-cprofile", 12);
+  g_autofree char *many_root = g_path_get_dirname (many);
+
+  for (guint i = 0; i <= G_N_ELEMENTS (jobs); i++)
+    {
+      g_autofree char *path = i < G_N_ELEMENTS (jobs)
+                              ? g_test_build_filename (G_TEST_DIST, "data", "real-smdebug", jobs[i], NULL)
+                              : g_strdup (many);
+      g_autoptr(SmprofJob) job = new_job (path, NULL);
+      GPtrArray *records = smprof_job_get_records (job, SMPROF_PROFILER_CPROFILE);
+      g_autofree char *want = load_then_sum (path);
+      g_autofree char *got = NULL;
+      guint n_folded, n_kept, n_loaded_after;
+
+      g_assert_cmpuint (records->len, >, 1);
+      got = fold (job, &n_folded, &n_kept, &n_loaded_after);
+      g_assert_cmpstr (got, ==, want);
+      g_assert_cmpuint (n_folded, ==, records->len);
+      g_assert_cmpuint (n_kept, ==, 0);
+      g_assert_cmpuint (n_loaded_after, ==, 0);
+    }
+
+  core_test_remove_tree (many_root);
+}
+
+static void
+copy_file (const char *from,
+           const char *to,
+           gssize      length)
+{
+  g_autofree char *contents = NULL;
+  gsize size;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *folder = g_path_get_dirname (to);
+
+  g_assert_true (g_file_get_contents (from, &contents, &size, &error));
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (to, contents, length >= 0 ? length : (gssize) size, &error));
+  g_assert_no_error (error);
+}
+
+#define NODE "framework/pytorch/cprofile/0-algo-1/"
+#define IV(s) "train-" #s "-stepstart-17959872981" #s "0000.0_train-" #s "-stepend-17959872981" #s "9000.0"
+
+/* A damaged file in the middle: its record fails with a problem naming it,
+ * is not folded, and the sum is the one of loading first (which leaves it
+ * out too). */
+static void
+test_damaged_file (void)
+{
+  g_autofree char *root = g_dir_make_tmp ("smprof-fold-XXXXXX", NULL);
+  g_autofree char *stats = g_test_build_filename (G_TEST_DIST, "data", "real-smdebug", "pt-cprofile", "framework",
+                                                  "pytorch", "cprofile", "1-algo-2",
+                                                  "train-16-forwardpassend-1795987298211145.2_"
+                                                  "train-17-stepstart-1795987298305266.8", "python_stats", NULL);
+  static const char * const intervals[] = { IV (10), IV (11), IV (12), IV (13), IV (14) };
+  g_autoptr(SmprofJob) job = NULL;
+  g_autoptr(GPtrArray) problems = NULL;
+  g_autofree char *want = NULL;
+  g_autofree char *got = NULL;
+  GPtrArray *records;
+  guint n_folded, n_kept, n_loaded_after;
+
+  for (guint i = 0; i < G_N_ELEMENTS (intervals); i++)
+    {
+      g_autofree char *to = g_build_filename (root, NODE, intervals[i], "python_stats", NULL);
+
+      copy_file (stats, to, i == 2 ? 100 : -1);
+    }
+
+  want = load_then_sum (root);
+  job = new_job (root, NULL);
+  records = smprof_job_get_records (job, SMPROF_PROFILER_CPROFILE);
+  g_assert_cmpuint (records->len, ==, G_N_ELEMENTS (intervals));
+  got = fold (job, &n_folded, &n_kept, &n_loaded_after);
+
+  g_assert_cmpstr (got, ==, want);
+  g_assert_cmpuint (n_folded, ==, G_N_ELEMENTS (intervals) - 1);
+  g_assert_cmpuint (n_kept, ==, 0);
+  g_assert_true (((SmprofRecord *) g_ptr_array_index (records, 2))->failed);
+  problems = smprof_job_dup_problems (job);
+  g_assert_cmpuint (problems->len, ==, 1);
+  g_assert_true (g_str_has_suffix (((SmprofProblem *) g_ptr_array_index (problems, 0))->path,
+                                   IV (12) "/python_stats"));
+
+  core_test_remove_tree (root);
+}
+
+/* With a parsed index, what was read stays loaded (the index stores it),
+ * and a second job reads it all from there: the same sum each time. */
+static void
+test_with_index (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "real-smdebug", "pt-cprofile", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("smprof-fold-cache-XXXXXX", NULL);
+  g_autoptr(SmprofIndexCache) cache = smprof_index_cache_new (dir, 0);
+  g_autofree char *want = load_then_sum (path);
+
+  for (guint run = 0; run < 2; run++)
+    {
+      g_autoptr(SmprofJob) job = new_job (path, cache);
+      GPtrArray *records = smprof_job_get_records (job, SMPROF_PROFILER_CPROFILE);
+      g_autofree char *got = NULL;
+      guint n_folded, n_kept, n_loaded_after;
+      SmprofJobIndexCounts counts;
+
+      got = fold (job, &n_folded, &n_kept, &n_loaded_after);
+      g_assert_cmpstr (got, ==, want);
+      g_assert_cmpuint (n_folded, ==, records->len);
+      g_assert_cmpuint (n_kept, ==, records->len);
+      g_assert_cmpuint (n_loaded_after, ==, records->len - 1);
+      _smprof_job_get_index_counts (job, &counts);
+      g_assert_cmpuint (counts.hits, ==, run == 0 ? 0 : records->len);
+    }
+
+  core_test_remove_tree (dir);
+}
+
+static void
+never_called (SmprofRecord *record,
+              gpointer      data)
+{
+  g_assert_not_reached ();
+}
+
+/* Cancelled before it starts: nothing read, nothing folded, the error says
+ * so. */
+static void
+test_cancelled (void)
+{
+  g_autoptr(SmprofJob) job = core_test_load_job ("pt-cprofile");
+  GPtrArray *records = smprof_job_get_records (job, SMPROF_PROFILER_CPROFILE);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+
+  g_cancellable_cancel (cancellable);
+  g_assert_false (smprof_job_fold_stats (job, records, never_called, NULL, cancellable, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_cmpuint (smprof_job_count_read_stats (job, records), ==, 0);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/job-fold/same-sum", test_same_sum);
+  g_test_add_func ("/job-fold/damaged-file", test_damaged_file);
+  g_test_add_func ("/job-fold/with-index", test_with_index);
+  g_test_add_func ("/job-fold/cancelled", test_cancelled);
+
+  return g_test_run ();
+}
