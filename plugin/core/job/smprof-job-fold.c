@@ -126,6 +126,7 @@ smprof_job_fold_stats (SmprofJob            *self,
 {
   FoldReader reader = { self, records, FALSE, cancellable, FALSE, FALSE, NULL };
   g_autofree gboolean *had_stats = NULL;
+  guint n_records;
   GThread *thread;
   gboolean ok;
 
@@ -134,14 +135,15 @@ smprof_job_fold_stats (SmprofJob            *self,
   g_return_val_if_fail (fold != NULL, FALSE);
 
   reader.drop = self->index == NULL && SMPROF_IS_LOCAL_SOURCE (self->source);
-  had_stats = g_new (gboolean, MAX (records->len, 1));
-  for (guint i = 0; i < records->len; i++)
+  n_records = records->len;
+  had_stats = g_new0 (gboolean, MAX (n_records, 1));
+  for (guint i = 0; i < n_records; i++)
     had_stats[i] = ((SmprofRecord *) g_ptr_array_index (records, i))->stats != NULL;
 
   g_atomic_int_inc (&self->n_folding);
   thread = g_thread_new ("smprof-fold", fold_reader_thread, &reader);
 
-  for (guint i = 0; i < records->len; i++)
+  for (guint i = 0; i < n_records; i++)
     {
       SmprofRecord *record = g_ptr_array_index (records, i);
 
@@ -149,7 +151,7 @@ smprof_job_fold_stats (SmprofJob            *self,
        * each record, wait for one a batch ahead (the readers take records
        * in order), then for this one if it is still not there. */
       if (!is_settled (record))
-        await (self, &reader, g_ptr_array_index (records, MIN (i + FOLD_AHEAD, records->len - 1)));
+        await (self, &reader, g_ptr_array_index (records, MIN (i + FOLD_AHEAD, n_records - 1)));
       if (!is_settled (record))
         await (self, &reader, record);
 
