@@ -281,6 +281,7 @@ list_node_at (guint    i,
   if (relative == NULL)
     return;
 
+  /* a node folder the caller does not ask for, not even by name */
   if (lists_names_only (batch->options, relative) && batch->options->full_nodes_only)
     return;
 
