@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <string.h>
 
 #include "core-test-util.h"
 #include "smprof-aggregate.h"
@@ -138,14 +139,88 @@ fold (SmprofJob *job,
   return to_text (profile, folded);
 }
 
-/* The real jobs, and one of 12 nodes made from one: the same sum, and none
- * of the records read stays loaded, not even while the next is summed. */
+static void
+copy_file (const char *from,
+           const char *to,
+           gssize      length)
+{
+  g_autofree char *contents = NULL;
+  gsize size;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *folder = g_path_get_dirname (to);
+
+  g_assert_true (g_file_get_contents (from, &contents, &size, &error));
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (to, contents, length >= 0 ? length : (gssize) size, &error));
+  g_assert_no_error (error);
+}
+
+#define N_COPIED_INTERVALS 5
+
+/* For g_ptr_array_sort(), which passes pointers to the elements. */
+static int
+compare_paths (gconstpointer a,
+               gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+/* The name of interval @i of a copied job. */
+static char *
+copied_interval (guint i)
+{
+  guint64 start = G_GUINT64_CONSTANT (1795987298000000) + 100000 * (guint64) i;
+
+  return g_strdup_printf ("train-%u-stepstart-%" G_GUINT64_FORMAT ".0_train-%u-stepend-%" G_GUINT64_FORMAT ".0",
+                          10 + i, start, 10 + i, start + 90000);
+}
+
+/* A job of @n_nodes nodes of N_COPIED_INTERVALS intervals in a new temporary
+ * folder, each stats file a copy of another real one (copies, not links:
+ * other tests link the real files, which changes their times, and a parsed
+ * index keys on those); the file of interval @damaged (or none, for -1) of
+ * the first node cut to 100 bytes. */
+static char *
+make_copied_job (guint n_nodes,
+                 int   damaged)
+{
+  g_autofree char *node = g_test_build_filename (G_TEST_DIST, "data", "real-smdebug", "pt-cprofile", "framework",
+                                                 "pytorch", "cprofile", "1-algo-2", NULL);
+  g_autoptr(GPtrArray) sources = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GDir) dir = g_dir_open (node, 0, NULL);
+  char *root = g_dir_make_tmp ("smprof-fold-XXXXXX", NULL);
+  const char *name;
+
+  g_assert_nonnull (dir);
+  g_assert_nonnull (root);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    g_ptr_array_add (sources, g_build_filename (node, name, "python_stats", NULL));
+  g_ptr_array_sort (sources, compare_paths);
+  g_assert_cmpuint (sources->len, >=, N_COPIED_INTERVALS);
+
+  for (guint n = 0; n < n_nodes; n++)
+    for (guint i = 0; i < N_COPIED_INTERVALS; i++)
+      {
+        g_autofree char *interval = copied_interval (i);
+        g_autofree char *node_id = g_strdup_printf ("%u-algo-%u", n, n + 1);
+        g_autofree char *to = g_build_filename (root, "framework", "pytorch", "cprofile", node_id, interval,
+                                                "python_stats", NULL);
+
+        copy_file (g_ptr_array_index (sources, (n * N_COPIED_INTERVALS + i) % sources->len), to,
+                   n == 0 && (int) i == damaged ? 100 : -1);
+      }
+
+  return root;
+}
+
+/* The real jobs, and one of 8 nodes of copies of real files: the same sum,
+ * and none of the records read stays loaded, not even while the next is
+ * summed. */
 static void
 test_same_sum (void)
 {
   static const char * const jobs[] = { "pt-cprofile", "tf-cprofile" };
-  g_autofree char *many = core_test_make_nodes_job ("pt-cprofile", 12);
-  g_autofree char *many_root = g_path_get_dirname (many);
+  g_autofree char *many = make_copied_job (8, -1);
 
   for (guint i = 0; i <= G_N_ELEMENTS (jobs); i++)
     {
@@ -166,27 +241,8 @@ test_same_sum (void)
       g_assert_cmpuint (n_loaded_after, ==, 0);
     }
 
-  core_test_remove_tree (many_root);
+  core_test_remove_tree (many);
 }
-
-static void
-copy_file (const char *from,
-           const char *to,
-           gssize      length)
-{
-  g_autofree char *contents = NULL;
-  gsize size;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *folder = g_path_get_dirname (to);
-
-  g_assert_true (g_file_get_contents (from, &contents, &size, &error));
-  g_assert_cmpint (g_mkdir_with_parents (folder, 0755), ==, 0);
-  g_assert_true (g_file_set_contents (to, contents, length >= 0 ? length : (gssize) size, &error));
-  g_assert_no_error (error);
-}
-
-#define NODE "framework/pytorch/cprofile/0-algo-1/"
-#define IV(s) "train-" #s "-stepstart-17959872981" #s "0000.0_train-" #s "-stepend-17959872981" #s "9000.0"
 
 /* A damaged file in the middle: its record fails with a problem naming it,
  * is not folded, and the sum is the one of loading first (which leaves it
@@ -194,12 +250,8 @@ copy_file (const char *from,
 static void
 test_damaged_file (void)
 {
-  g_autofree char *root = g_dir_make_tmp ("smprof-fold-XXXXXX", NULL);
-  g_autofree char *stats = g_test_build_filename (G_TEST_DIST, "data", "real-smdebug", "pt-cprofile", "framework",
-                                                  "pytorch", "cprofile", "1-algo-2",
-                                                  "train-16-forwardpassend-1795987298211145.2_"
-                                                  "train-17-stepstart-1795987298305266.8", "python_stats", NULL);
-  static const char * const intervals[] = { IV (10), IV (11), IV (12), IV (13), IV (14) };
+  g_autofree char *root = make_copied_job (1, 2);
+  g_autofree char *damaged = copied_interval (2);
   g_autoptr(SmprofJob) job = NULL;
   g_autoptr(GPtrArray) problems = NULL;
   g_autofree char *want = NULL;
@@ -207,27 +259,20 @@ test_damaged_file (void)
   GPtrArray *records;
   guint n_folded, n_kept, n_loaded_after;
 
-  for (guint i = 0; i < G_N_ELEMENTS (intervals); i++)
-    {
-      g_autofree char *to = g_build_filename (root, NODE, intervals[i], "python_stats", NULL);
-
-      copy_file (stats, to, i == 2 ? 100 : -1);
-    }
-
   want = load_then_sum (root);
   job = new_job (root, NULL);
   records = smprof_job_get_records (job, SMPROF_PROFILER_CPROFILE);
-  g_assert_cmpuint (records->len, ==, G_N_ELEMENTS (intervals));
+  g_assert_cmpuint (records->len, ==, N_COPIED_INTERVALS);
   got = fold (job, &n_folded, &n_kept, &n_loaded_after);
 
   g_assert_cmpstr (got, ==, want);
-  g_assert_cmpuint (n_folded, ==, G_N_ELEMENTS (intervals) - 1);
+  g_assert_cmpuint (n_folded, ==, N_COPIED_INTERVALS - 1);
   g_assert_cmpuint (n_kept, ==, 0);
   g_assert_true (((SmprofRecord *) g_ptr_array_index (records, 2))->failed);
   problems = smprof_job_dup_problems (job);
   g_assert_cmpuint (problems->len, ==, 1);
-  g_assert_true (g_str_has_suffix (((SmprofProblem *) g_ptr_array_index (problems, 0))->path,
-                                   IV (12) "/python_stats"));
+  g_assert_true (g_str_has_suffix (((SmprofProblem *) g_ptr_array_index (problems, 0))->path, "/python_stats"));
+  g_assert_nonnull (strstr (((SmprofProblem *) g_ptr_array_index (problems, 0))->path, damaged));
 
   core_test_remove_tree (root);
 }
@@ -237,7 +282,7 @@ test_damaged_file (void)
 static void
 test_with_index (void)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "real-smdebug", "pt-cprofile", NULL);
+  g_autofree char *path = make_copied_job (3, -1);
   g_autofree char *dir = g_dir_make_tmp ("smprof-fold-cache-XXXXXX", NULL);
   g_autoptr(SmprofIndexCache) cache = smprof_index_cache_new (dir, 0);
   g_autofree char *want = load_then_sum (path);
@@ -260,6 +305,7 @@ test_with_index (void)
     }
 
   core_test_remove_tree (dir);
+  core_test_remove_tree (path);
 }
 
 static void
