@@ -485,20 +485,20 @@ update_step_field (SmprofFunctionItem *self,
  * Gives the row its distribution of self time per step, in place, like
  * smprof_function_item_set_values().
  */
-void
-smprof_function_item_set_step_values (SmprofFunctionItem       *self,
-                                      const SmprofStepFunction *function,
-                                      GArray                   *series)
+/* Gives the row its step figures, notifying what changed; @count is -1
+ * without statistics. */
+static void
+set_steps (SmprofFunctionItem *self,
+           gint64              count,
+           double              min,
+           double              median,
+           double              p95,
+           double              max,
+           GArray             *series)
 {
   GObject *object = G_OBJECT (self);
-  gint64 count = function != NULL ? (gint64) function->count : -1;
-  double old_spread;
-  gboolean had_steps;
-
-  g_return_if_fail (SMPROF_IS_FUNCTION_ITEM (self));
-
-  old_spread = step_spread (self);
-  had_steps = self->step_count >= 0;
+  double old_spread = step_spread (self);
+  gboolean presence_changed = (self->step_count >= 0) != (count >= 0);
 
   g_object_freeze_notify (object);
 
@@ -509,14 +509,10 @@ smprof_function_item_set_step_values (SmprofFunctionItem       *self,
       g_object_notify_by_pspec (object, properties[PROP_STEP_COUNT]);
       g_object_notify_by_pspec (object, properties[PROP_STEP_COUNT_TEXT]);
     }
-  update_step_field (self, &self->step_min, function != NULL ? function->min : -1,
-                     PROP_STEP_MIN, PROP_STEP_MIN_TEXT, had_steps != (function != NULL));
-  update_step_field (self, &self->step_median, function != NULL ? function->median : -1,
-                     PROP_STEP_MEDIAN, PROP_STEP_MEDIAN_TEXT, had_steps != (function != NULL));
-  update_step_field (self, &self->step_p95, function != NULL ? function->p95 : -1,
-                     PROP_STEP_P95, PROP_STEP_P95_TEXT, had_steps != (function != NULL));
-  update_step_field (self, &self->step_max, function != NULL ? function->max : -1,
-                     PROP_STEP_MAX, PROP_STEP_MAX_TEXT, had_steps != (function != NULL));
+  update_step_field (self, &self->step_min, min, PROP_STEP_MIN, PROP_STEP_MIN_TEXT, presence_changed);
+  update_step_field (self, &self->step_median, median, PROP_STEP_MEDIAN, PROP_STEP_MEDIAN_TEXT, presence_changed);
+  update_step_field (self, &self->step_p95, p95, PROP_STEP_P95, PROP_STEP_P95_TEXT, presence_changed);
+  update_step_field (self, &self->step_max, max, PROP_STEP_MAX, PROP_STEP_MAX_TEXT, presence_changed);
   if (step_spread (self) != old_spread)
     g_object_notify_by_pspec (object, properties[PROP_STEP_SPREAD]);
 
@@ -530,6 +526,85 @@ smprof_function_item_set_step_values (SmprofFunctionItem       *self,
     }
 
   g_object_thaw_notify (object);
+}
+
+/**
+ * smprof_function_item_set_step_values:
+ * @self: a row
+ * @function: (nullable): the function's time per step, or %NULL for none
+ *   (no step statistics, or a selection without a step)
+ * @series: (nullable) (element-type double): its time at each step, shared
+ *
+ * Gives the row its distribution of self time per step, in place, like
+ * smprof_function_item_set_values().
+ */
+void
+smprof_function_item_set_step_values (SmprofFunctionItem       *self,
+                                      const SmprofStepFunction *function,
+                                      GArray                   *series)
+{
+  g_return_if_fail (SMPROF_IS_FUNCTION_ITEM (self));
+
+  if (function != NULL)
+    set_steps (self, function->count, function->min, function->median, function->p95, function->max, series);
+  else
+    set_steps (self, -1, -1, -1, -1, -1, series);
+}
+
+/**
+ * smprof_function_item_assign:
+ * @self: a row
+ * @source: the row to show
+ *
+ * Makes @self show everything @source shows, its function included, and
+ * notifies only what changed: a table whose row objects stay where they are
+ * and take the rows of each new answer keeps its cells bound (see
+ * smprof-function-table.c).
+ */
+void
+smprof_function_item_assign (SmprofFunctionItem *self,
+                             SmprofFunctionItem *source)
+{
+  GObject *object = G_OBJECT (self);
+
+  g_return_if_fail (SMPROF_IS_FUNCTION_ITEM (self));
+  g_return_if_fail (SMPROF_IS_FUNCTION_ITEM (source));
+
+  if (self == source)
+    return;
+
+  g_object_freeze_notify (object);
+  if (self->func != source->func)
+    {
+      self->func = source->func;
+      g_free (self->label);
+      self->label = g_strdup (source->label);
+      g_object_notify_by_pspec (object, properties[PROP_FUNC]);
+      g_object_notify_by_pspec (object, properties[PROP_LABEL]);
+    }
+  smprof_function_item_set_values (self, source->ncalls, source->pcalls, source->tottime, source->cumtime);
+  set_steps (self, source->step_count, source->step_min, source->step_median, source->step_p95,
+             source->step_max, source->step_series);
+  g_object_thaw_notify (object);
+}
+
+/**
+ * smprof_function_item_copy:
+ * @self: a row
+ *
+ * Returns: (transfer full): a new row showing what @self shows
+ */
+SmprofFunctionItem *
+smprof_function_item_copy (SmprofFunctionItem *self)
+{
+  SmprofFunctionItem *copy;
+
+  g_return_val_if_fail (SMPROF_IS_FUNCTION_ITEM (self), NULL);
+
+  copy = g_object_new (SMPROF_TYPE_FUNCTION_ITEM, NULL);
+  smprof_function_item_assign (copy, self);
+
+  return copy;
 }
 
 gboolean

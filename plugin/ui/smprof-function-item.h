@@ -28,6 +28,9 @@ void                smprof_function_item_set_values          (SmprofFunctionItem
                                                               gint64              pcalls,
                                                               double              tottime,
                                                               double              cumtime);
+void                smprof_function_item_assign              (SmprofFunctionItem *self,
+                                                              SmprofFunctionItem *source);
+SmprofFunctionItem *smprof_function_item_copy                (SmprofFunctionItem *self);
 guint32             smprof_function_item_get_func            (SmprofFunctionItem *self);
 const char         *smprof_function_item_get_label           (SmprofFunctionItem *self);
 gint64              smprof_function_item_get_ncalls          (SmprofFunctionItem *self);

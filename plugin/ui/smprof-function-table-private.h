@@ -21,7 +21,7 @@ struct _SmprofFunctionTable
 
   /* The rows of the last profile by function, and the job whose function
    * table numbers them: a new selection of the same job updates these rows
-   * instead of making new ones, so the column view keeps their cells. */
+   * instead of making new ones and their names again. */
   SmprofJob           *rows_job;
   GHashTable          *rows_by_func;
 
@@ -36,6 +36,10 @@ struct _SmprofFunctionTable
    * for another one */
   guint32              related_hidden_func;
 
+  /* While the row objects shown take the sorted rows, the selection moves
+   * to where its function went: that is no new choice of function. */
+  gboolean             following_selection;
+
   /* Template widgets and models */
   GtkWidget           *related_box;
   GtkSearchEntry      *filter_entry;
@@ -44,7 +48,8 @@ struct _SmprofFunctionTable
   GtkLabel            *note_label;
   GtkColumnView       *column_view;
   GtkSingleSelection  *selection;
-  GtkSortListModel    *selection_sort;
+  GListStore          *shown_store;
+  GtkSortListModel    *sort_model;
   GtkFilterListModel  *filter_model;
   GtkStringFilter     *string_filter;
   GListStore          *store;
@@ -95,6 +100,9 @@ extern GParamSpec *_smprof_function_table_properties[N_PROPS];
 void _smprof_function_table_class_init_menu      (GtkWidgetClass      *widget_class);
 void _smprof_function_table_init_menu            (SmprofFunctionTable *self);
 void _smprof_function_table_update_count_columns (SmprofFunctionTable *self);
+
+/* smprof-function-table.c */
+void _smprof_function_table_show_sorted_rows   (SmprofFunctionTable *self);
 
 /* smprof-function-table-steps.c */
 void _smprof_function_table_apply_steps         (SmprofFunctionTable *self,

@@ -180,7 +180,11 @@ smprof_function_table_set_step_stats (SmprofFunctionTable *self,
    * sort key from when the row came: sorted by a per-step column, the table
    * would keep the previous selection's order. Sort again. */
   if (n > 0)
-    gtk_sorter_changed (gtk_column_view_get_sorter (self->column_view), GTK_SORTER_CHANGE_DIFFERENT);
+    {
+      gtk_sorter_changed (gtk_column_view_get_sorter (self->column_view), GTK_SORTER_CHANGE_DIFFERENT);
+      /* a row whose place did not change still shows new figures */
+      _smprof_function_table_show_sorted_rows (self);
+    }
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STEP_STATS]);
 }
