@@ -10,6 +10,7 @@
 
 #include "smprof-function-item.h"
 #include "smprof-function-table-private.h"
+#include "smprof-number-label.h"
 #include "smprof-sparkline.h"
 #include "smprof-ui.h"
 #include "smprof-ui-format.h"
@@ -440,6 +441,7 @@ smprof_function_table_class_init (SmprofFunctionTableClass *klass)
   smprof_ui_ensure_resources ();
   g_type_ensure (SMPROF_TYPE_FUNCTION_ITEM);
   g_type_ensure (SMPROF_TYPE_SPARKLINE);
+  g_type_ensure (SMPROF_TYPE_NUMBER_LABEL);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/smprof/Viewer/plugins/sagemaker/smprof-function-table.ui");

@@ -9,6 +9,7 @@
 #include "smprof-function-item.h"
 #include "smprof-function-table.h"
 #include "smprof-item-cell.h"
+#include "smprof-number-label.h"
 #include "smprof-ui-format.h"
 #include "ui-test-util.h"
 
@@ -421,9 +422,7 @@ collect_number_cells (GtkWidget *widget,
   for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
        child = gtk_widget_get_next_sibling (child))
     {
-      if (GTK_IS_LABEL (child) && gtk_widget_has_css_class (child, "numeric") &&
-          gtk_widget_get_ancestor (child, GTK_TYPE_COLUMN_VIEW) != NULL &&
-          g_str_equal (gtk_widget_get_css_name (gtk_widget_get_parent (child)), "cell"))
+      if (SMPROF_IS_NUMBER_LABEL (child))
         g_ptr_array_add (cells, child);
       collect_number_cells (child, cells);
     }
@@ -445,7 +444,7 @@ check_top_row (SmprofFunctionTable *table,
   g_assert_cmpuint (rows->len, >, 0);
   collect_number_cells (g_ptr_array_index (rows, 0), cells);
   for (guint i = 0; i < cells->len; i++)
-    found |= g_strcmp0 (gtk_label_get_text (g_ptr_array_index (cells, i)), cumtime) == 0;
+    found |= g_strcmp0 (smprof_number_label_get_text (g_ptr_array_index (cells, i)), cumtime) == 0;
   if (!found)
     g_error ("%s, the first row drawn does not show the first row's cumtime, %s", when, cumtime);
 }

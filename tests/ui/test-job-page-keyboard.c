@@ -22,6 +22,7 @@
 #include "smprof-function-item.h"
 #include "smprof-item-cell.h"
 #include "smprof-job-page-private.h"
+#include "smprof-number-label.h"
 #include "smprof-sagemaker-source.h"
 #include "smprof-timeline-outliers.h"
 #include "smv-source-registry.h"
@@ -360,7 +361,7 @@ collect_in_row (GtkWidget  *widget,
     {
       if (SMPROF_IS_ITEM_CELL (child))
         *item = smprof_item_cell_get_item (SMPROF_ITEM_CELL (child));
-      else if (GTK_IS_LABEL (child) && gtk_widget_has_css_class (child, "numeric"))
+      else if (SMPROF_IS_NUMBER_LABEL (child))
         g_ptr_array_add (numbers, child);
       collect_in_row (child, item, numbers);
     }
@@ -411,7 +412,7 @@ check_cells_show_rows (SmprofFunctionTable *table)
           g_autofree char *text = NULL;
 
           g_object_get (item, shown[c], &text, NULL);
-          g_assert_cmpstr (gtk_label_get_text (g_ptr_array_index (numbers, c)), ==, text);
+          g_assert_cmpstr (smprof_number_label_get_text (g_ptr_array_index (numbers, c)), ==, text);
         }
       checked++;
     }
