@@ -317,6 +317,45 @@ smprof_function_item_new (SmprofFunctionKeys *table,
   return self;
 }
 
+/* Whether anything listens to the row's changes (a bound cell, a binding) */
+static gboolean
+is_watched (SmprofFunctionItem *self)
+{
+  static guint notify_signal;
+
+  if (notify_signal == 0)
+    notify_signal = g_signal_lookup ("notify", G_TYPE_OBJECT);
+
+  return g_signal_handler_find (self, G_SIGNAL_MATCH_ID, notify_signal, 0, NULL, NULL, NULL) != 0;
+}
+
+/* @source's function and figures, without a word to anyone */
+static void
+copy_fields (SmprofFunctionItem *self,
+             SmprofFunctionItem *source)
+{
+  if (self->func != source->func || self->label == NULL)
+    {
+      self->func = source->func;
+      g_free (self->label);
+      self->label = g_strdup (source->label);
+    }
+  self->ncalls = source->ncalls;
+  self->pcalls = source->pcalls;
+  self->tottime = source->tottime;
+  self->cumtime = source->cumtime;
+  self->step_count = source->step_count;
+  self->step_min = source->step_min;
+  self->step_median = source->step_median;
+  self->step_p95 = source->step_p95;
+  self->step_max = source->step_max;
+  if (self->step_series != source->step_series)
+    {
+      g_clear_pointer (&self->step_series, g_array_unref);
+      self->step_series = source->step_series != NULL ? g_array_ref (source->step_series) : NULL;
+    }
+}
+
 /**
  * smprof_function_item_set_values:
  * @self: a row
@@ -344,6 +383,15 @@ smprof_function_item_set_values (SmprofFunctionItem *self,
 
   ncalls = ncalls < 0 ? -1 : ncalls;
   pcalls = pcalls < 0 ? -1 : pcalls;
+  if (!is_watched (self))
+    {
+      self->ncalls = ncalls;
+      self->pcalls = pcalls;
+      self->tottime = tottime;
+      self->cumtime = cumtime;
+      return;
+    }
+
   calls_changed = ncalls != self->ncalls || pcalls != self->pcalls;
   tottime_changed = tottime != self->tottime;
   cumtime_changed = cumtime != self->cumtime;
@@ -500,6 +548,21 @@ set_steps (SmprofFunctionItem *self,
   double old_spread = step_spread (self);
   gboolean presence_changed = (self->step_count >= 0) != (count >= 0);
 
+  if (!is_watched (self))
+    {
+      self->step_count = count;
+      self->step_min = min;
+      self->step_median = median;
+      self->step_p95 = p95;
+      self->step_max = max;
+      if (series != self->step_series)
+        {
+          g_clear_pointer (&self->step_series, g_array_unref);
+          self->step_series = series != NULL ? g_array_ref (series) : NULL;
+        }
+      return;
+    }
+
   g_object_freeze_notify (object);
 
   /* "—" and a number differ even where the value stays -1 */
@@ -573,6 +636,15 @@ smprof_function_item_assign (SmprofFunctionItem *self,
   if (self == source)
     return;
 
+  /* Most of a table's row objects are not bound to a cell: nobody could
+   * hear of their change, and notifying thousands of them was a fifth of
+   * the work of showing a new answer. */
+  if (!is_watched (self))
+    {
+      copy_fields (self, source);
+      return;
+    }
+
   g_object_freeze_notify (object);
   if (self->func != source->func)
     {
@@ -602,7 +674,7 @@ smprof_function_item_copy (SmprofFunctionItem *self)
   g_return_val_if_fail (SMPROF_IS_FUNCTION_ITEM (self), NULL);
 
   copy = g_object_new (SMPROF_TYPE_FUNCTION_ITEM, NULL);
-  smprof_function_item_assign (copy, self);
+  copy_fields (copy, self);
 
   return copy;
 }

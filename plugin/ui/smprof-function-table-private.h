@@ -39,6 +39,7 @@ struct _SmprofFunctionTable
   /* While the row objects shown take the sorted rows, the selection moves
    * to where its function went: that is no new choice of function. */
   gboolean             following_selection;
+  guint                n_shown_syncs;
 
   /* Template widgets and models */
   GtkWidget           *related_box;

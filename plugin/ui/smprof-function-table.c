@@ -151,6 +151,7 @@ _smprof_function_table_show_sorted_rows (SmprofFunctionTable *self)
   guint32 selected_func = smprof_function_table_get_selected_func (self);
   guint selected = GTK_INVALID_LIST_POSITION;
 
+  self->n_shown_syncs++;
   for (guint i = 0; i < MIN (n_sorted, n_shown); i++)
     {
       g_autoptr(SmprofFunctionItem) row = g_list_model_get_item (sorted, i);
@@ -556,6 +557,7 @@ smprof_function_table_set_profile (SmprofFunctionTable *self,
 {
   g_autoptr(GPtrArray) items = NULL;
   g_autoptr(GHashTable) rows = NULL;
+  guint n_syncs;
 
   g_return_if_fail (SMPROF_IS_FUNCTION_TABLE (self));
   g_return_if_fail (profile == NULL || SMPROF_IS_PROFILE (profile));
@@ -600,10 +602,13 @@ smprof_function_table_set_profile (SmprofFunctionTable *self,
     g_clear_object (&self->rows_job);
 
   gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+  n_syncs = self->n_shown_syncs;
   g_list_store_splice (self->store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->store)),
                        items->pdata, items->len);
-  /* rows kept from the last answer took new figures where they were */
-  _smprof_function_table_show_sorted_rows (self);
+  /* Rows kept from the last answer took new figures where they were: when
+   * none moved, the sorted rows did not change for the sort model. */
+  if (self->n_shown_syncs == n_syncs)
+    _smprof_function_table_show_sorted_rows (self);
   /* the rows of functions this selection does not have go */
   g_clear_pointer (&self->rows_by_func, g_hash_table_unref);
   self->rows_by_func = g_steal_pointer (&rows);

@@ -534,6 +534,72 @@ test_selection_follows_sort (void)
   g_object_unref (table);
 }
 
+/* Every property of @a reads as @b's. */
+static void
+assert_same_row (SmprofFunctionItem *a,
+                 SmprofFunctionItem *b)
+{
+  g_autofree GParamSpec **specs = NULL;
+  guint n_specs;
+
+  specs = g_object_class_list_properties (G_OBJECT_GET_CLASS (a), &n_specs);
+  for (guint i = 0; i < n_specs; i++)
+    {
+      g_auto(GValue) va = G_VALUE_INIT;
+      g_auto(GValue) vb = G_VALUE_INIT;
+
+      g_value_init (&va, specs[i]->value_type);
+      g_value_init (&vb, specs[i]->value_type);
+      g_object_get_property (G_OBJECT (a), specs[i]->name, &va);
+      g_object_get_property (G_OBJECT (b), specs[i]->name, &vb);
+      if (g_param_values_cmp (specs[i], &va, &vb) != 0)
+        g_error ("%s differs", specs[i]->name);
+    }
+}
+
+/* A row object takes another's function and figures; a cell bound to it
+ * hears of it, and one nobody watches takes them all the same. */
+static void
+test_item_assign (void)
+{
+  SmprofFunctionKeys *funcs = smprof_job_get_function_keys (smprof_profile_get_job (cprofile));
+  const SmprofFunctionRow *first = smprof_profile_get_function (cprofile, 0);
+  const SmprofFunctionRow *second = smprof_profile_get_function (cprofile, 1);
+  g_autoptr(SmprofFunctionItem) source = smprof_function_item_new (funcs, second->func, 7, 5, 0.25, 1.5);
+  g_autoptr(SmprofFunctionItem) watched = smprof_function_item_new (funcs, first->func, 1, 1, 0.5, 0.5);
+  g_autoptr(SmprofFunctionItem) unwatched = smprof_function_item_new (funcs, first->func, 1, 1, 0.5, 0.5);
+  g_autoptr(SmprofFunctionItem) copy = NULL;
+  g_autoptr(GArray) series = g_array_new (FALSE, TRUE, sizeof (double));
+  SmprofStepFunction steps = { .func = second->func, .count = 3, .min = 0.1, .median = 0.2, .p95 = 0.3, .max = 0.4 };
+  guint label_notified = 0, cumtime_notified = 0, series_notified = 0;
+
+  g_array_set_size (series, 3);
+  smprof_function_item_set_step_values (source, &steps, series);
+  g_signal_connect_swapped (watched, "notify::label", G_CALLBACK (count_notify_cb), &label_notified);
+  g_signal_connect_swapped (watched, "notify::cumtime-text", G_CALLBACK (count_notify_cb), &cumtime_notified);
+  g_signal_connect_swapped (watched, "notify::step-series", G_CALLBACK (count_notify_cb), &series_notified);
+
+  smprof_function_item_assign (watched, source);
+  assert_same_row (watched, source);
+  g_assert_cmpuint (label_notified, ==, 1);
+  g_assert_cmpuint (cumtime_notified, ==, 1);
+  g_assert_cmpuint (series_notified, ==, 1);
+  /* nothing changed, nothing said */
+  smprof_function_item_assign (watched, source);
+  g_assert_cmpuint (label_notified + cumtime_notified + series_notified, ==, 3);
+
+  smprof_function_item_assign (unwatched, source);
+  assert_same_row (unwatched, source);
+  smprof_function_item_set_values (unwatched, 2, 2, 0.125, 3.0);
+  smprof_function_item_set_step_values (unwatched, NULL, NULL);
+  g_assert_cmpfloat (smprof_function_item_get_cumtime (unwatched), ==, 3.0);
+  g_assert_cmpint (smprof_function_item_get_step_count (unwatched), ==, -1);
+  g_assert_null (smprof_function_item_get_step_series (unwatched));
+
+  copy = smprof_function_item_copy (source);
+  assert_same_row (copy, source);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -558,6 +624,7 @@ main (int   argc,
   g_test_add_func ("/function-table/screenshot", test_screenshot);
   g_test_add_func ("/function-table/name-tooltips", test_name_tooltips);
   g_test_add_func ("/function-table/cells-kept", test_cells_kept);
+  g_test_add_func ("/function-table/item-assign", test_item_assign);
   g_test_add_func ("/function-table/selection-follows-sort", test_selection_follows_sort);
 
   status = g_test_run ();
