@@ -29,6 +29,7 @@ typedef struct
   char               *description;
   char               *slug;
   guint               generation;
+  gboolean            report_selected;  /* for the reading progress */
 } Request;
 
 typedef struct
@@ -69,6 +70,55 @@ answer_free (gpointer data)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Answer, answer_free)
 
+/* The records a worker picked, on their way to the main thread, where the
+ * reading progress counts their files. */
+typedef struct
+{
+  GWeakRef   session;
+  guint      generation;
+  GPtrArray *records;
+} Selected;
+
+static void start_reading_progress (SmprofSession *self,
+                                    GPtrArray     *records);
+
+static void
+selected_free (gpointer data)
+{
+  Selected *selected = data;
+
+  g_weak_ref_clear (&selected->session);
+  g_clear_pointer (&selected->records, g_ptr_array_unref);
+  g_free (selected);
+}
+
+static gboolean
+selected_cb (gpointer data)
+{
+  Selected *selected = data;
+  g_autoptr(SmprofSession) self = g_weak_ref_get (&selected->session);
+
+  /* Neither a newer selection nor this one's answer came first: while the
+   * update runs, it holds its cancellable. */
+  if (self != NULL && selected->generation == self->generation && self->cancellable != NULL)
+    start_reading_progress (self, selected->records);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+report_selected (GTask     *task,
+                 Request   *request,
+                 GPtrArray *records)
+{
+  Selected *selected = g_new0 (Selected, 1);
+
+  g_weak_ref_init (&selected->session, g_task_get_source_object (task));
+  selected->generation = request->generation;
+  selected->records = g_ptr_array_ref (records);
+  g_main_context_invoke_full (g_task_get_context (task), G_PRIORITY_DEFAULT, selected_cb, selected, selected_free);
+}
+
 static void
 aggregate_in_thread (GTask        *task,
                      gpointer      source_object,
@@ -85,6 +135,8 @@ aggregate_in_thread (GTask        *task,
   answer->selected = _smprof_session_select_for (request->job, request->profiler,
                                                  (const char * const *) request->node_ids,
                                                  request->preset, &request->selection, request->explicit_records);
+  if (request->report_selected)
+    report_selected (task, request, answer->selected);
   answer->selected_node_ids = smprof_records_dup_node_ids (answer->selected);
   answer->selected_steps = smprof_session_describe_steps (answer->selected);
 
@@ -512,19 +564,23 @@ start_update (gpointer data)
   request->generation = self->generation;
 
   /* Described now, with the selection it describes.  The records are
-   * picked here only when a name or the reading progress needs them: the
-   * worker picks them again anyway, and on a big job a pass over every
-   * record is a stall of the drag that asked. */
-  if (request->range_index == NULL || _smprof_session_names_need_records (self))
+   * picked here only when a name needs them: the worker picks them anyway,
+   * and on a big job a pass over every record is a stall of the drag or the
+   * opening that asked.  The reading progress waits for the worker's. */
+  if (_smprof_session_names_need_records (self))
     records = _smprof_session_select_for (self->job, self->profiler, smprof_session_get_node_ids (self),
                                           self->preset, &self->selection, self->explicit_records);
   request->description = _smprof_session_dup_description (self, records);
   request->slug = _smprof_session_dup_slug (self, records);
 
-  if (request->range_index != NULL)
-    stop_reading_progress (self);
-  else
-    start_reading_progress (self, records);
+  stop_reading_progress (self);
+  if (request->range_index == NULL)
+    {
+      if (records != NULL)
+        start_reading_progress (self, records);
+      else
+        request->report_selected = TRUE;
+    }
 
   aggregate_async (self, request, self->cancellable, aggregate_cb, NULL);
 
