@@ -384,6 +384,36 @@ test_activate (Fixture       *fixture,
   g_assert_true (timeline->focus_item->record == g_ptr_array_index (smprof_step_stats_get_step_records (stats, index), 0));
 }
 
+/* Stats given while the list is hidden make no rows until it shows, and
+ * the rows shown then are the stats' ranking. */
+static void
+test_rows_made_when_shown (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  SmprofOutlierList *list = fixture->page->outlier_list;
+  g_autoptr(GPtrArray) drawn = g_ptr_array_new ();
+  g_autoptr(GPtrArray) drawn_shown = g_ptr_array_new ();
+  g_autoptr(SmprofOutlierItem) first = NULL;
+  GListModel *rows;
+
+  g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (list)));
+  smprof_outlier_list_set_stats (list, NULL);
+  smprof_outlier_list_set_stats (list, smprof_session_get_job_step_stats (fixture->page->session));
+  ui_test_settle ();
+  ui_test_collect_rows (GTK_WIDGET (list), drawn);
+  g_assert_cmpuint (drawn->len, ==, 0);
+
+  open_popover (fixture);
+  rows = smprof_outlier_list_get_model (list);
+  first = g_list_model_get_item (rows, 0);
+  ui_test_collect_rows (GTK_WIDGET (list), drawn_shown);
+  g_test_message ("%u rows made once shown, of %u", drawn_shown->len, g_list_model_get_n_items (rows));
+  g_assert_cmpuint (drawn_shown->len, >, 0);
+  g_assert_cmpuint (drawn_shown->len, <=, g_list_model_get_n_items (rows));
+  g_assert_true (shows_label (GTK_WIDGET (fixture->page->outliers_popover), smprof_outlier_item_get_node_id (first)));
+  gtk_popover_popdown (fixture->page->outliers_popover);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -394,6 +424,7 @@ main (int    argc,
   ADD ("ranking", test_ranking);
   ADD ("threshold", test_threshold);
   ADD ("activate", test_activate);
+  ADD ("rows-made-when-shown", test_rows_made_when_shown);
 #undef ADD
 
   return g_test_run ();
