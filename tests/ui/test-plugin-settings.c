@@ -113,6 +113,28 @@ chooser_picks (gpointer data)
   return file != NULL && g_strcmp0 (g_file_peek_path (file), pick->path) == 0;
 }
 
+/* The chooser shows the folder asked for: it checks a folder on a worker
+ * before it goes there, and a name given before then can be lost. */
+static gboolean
+chooser_in_folder (gpointer data)
+{
+  Pick *pick = data;
+  g_autoptr(GFile) folder = gtk_file_chooser_get_current_folder (GTK_FILE_CHOOSER (pick->dialog));
+
+  return folder != NULL && g_strcmp0 (g_file_peek_path (folder), pick->path) == 0;
+}
+
+/* What the chooser shows, when it did not pick what the test gave it */
+static void
+describe_chooser (GtkWidget *dialog)
+{
+  g_autoptr(GFile) folder = gtk_file_chooser_get_current_folder (GTK_FILE_CHOOSER (dialog));
+  g_autofree char *name = gtk_file_chooser_get_current_name (GTK_FILE_CHOOSER (dialog));
+
+  g_test_message ("the chooser shows folder %s, name %s", folder != NULL ? g_file_peek_path (folder) : "(none)",
+                  name != NULL ? name : "(none)");
+}
+
 static gboolean
 file_exists (gpointer data)
 {
@@ -203,8 +225,17 @@ test_save_dialog_folder (void)
   g_assert_true (viewer_test_wait (has_file_chooser, NULL, 10000));
   dialog = find_file_chooser ();
   g_assert_true (gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), second, NULL));
+  if (!viewer_test_wait (chooser_in_folder, &(Pick) { dialog, second_dir }, 10000))
+    {
+      describe_chooser (dialog);
+      g_error ("the chooser did not go to %s", second_dir);
+    }
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "functions.csv");
-  g_assert_true (viewer_test_wait (chooser_picks, &(Pick) { dialog, written }, 10000));
+  if (!viewer_test_wait (chooser_picks, &(Pick) { dialog, written }, 10000))
+    {
+      describe_chooser (dialog);
+      g_error ("the chooser did not pick %s", written);
+    }
   gtk_native_dialog_hide (GTK_NATIVE_DIALOG (page->export->export_dialog));
   g_signal_emit_by_name (page->export->export_dialog, "response", GTK_RESPONSE_ACCEPT);
   g_assert_true (viewer_test_wait (file_exists, written, 30000));
