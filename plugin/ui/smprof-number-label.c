@@ -23,6 +23,7 @@ typedef struct
   PangoFont  *font;      /* a fallback font when the first lacks the character */
   PangoGlyph  glyph;
   int         advance;   /* Pango units */
+  gboolean    is_color;  /* drawn in its own colours (an emoji) */
   gboolean    simple;    /* one glyph, found: drawn from here */
 } NumberGlyph;
 
@@ -140,6 +141,7 @@ lookup_glyph (SmprofNumberLabel *self,
               glyph->font = g_object_ref (run->item->analysis.font);
               glyph->glyph = run->glyphs->glyphs[0].glyph;
               glyph->advance = run->glyphs->glyphs[0].geometry.width;
+              glyph->is_color = run->glyphs->glyphs[0].attr.is_color;
               glyph->simple = TRUE;
             }
         }
@@ -241,11 +243,12 @@ append_glyphs (GtkSnapshot   *snapshot,
     {
       const NumberGlyph *glyph = lookup_glyph (self, g_utf8_get_char (p));
 
+      /* every field: GTK reads them all, the flags' spare bits too */
+      memset (&glyphs->glyphs[n], 0, sizeof glyphs->glyphs[n]);
       glyphs->glyphs[n].glyph = glyph->glyph;
       glyphs->glyphs[n].geometry.width = glyph->advance;
-      glyphs->glyphs[n].geometry.x_offset = 0;
-      glyphs->glyphs[n].geometry.y_offset = 0;
       glyphs->glyphs[n].attr.is_cluster_start = 1;
+      glyphs->glyphs[n].attr.is_color = glyph->is_color;
       glyphs->log_clusters[n] = p - start;
     }
 
