@@ -266,6 +266,39 @@ scroll_to_position (SmprofFunctionTable *self,
     }
 }
 
+/* The figures' cells are made in code: a builder factory parses its
+ * template for every cell, and a first answer binds ~200 rows of them. */
+static void
+set_number_factories (SmprofFunctionTable *self)
+{
+  static const struct { const char *column; const char *property; } columns[] = {
+    { "ncalls_column", "ncalls-text" },
+    { "tottime_column", "tottime-text" },
+    { "tottime_percall_column", "tottime-percall-text" },
+    { "cumtime_column", "cumtime-text" },
+    { "cumtime_percall_column", "cumtime-percall-text" },
+    { "steps_column", "step-count-text" },
+    { "step_min_column", "step-min-text" },
+    { "step_median_column", "step-median-text" },
+    { "step_p95_column", "step-p95-text" },
+    { "step_max_column", "step-max-text" },
+    { "callers_ncalls_column", "ncalls-text" },
+    { "callers_tottime_column", "tottime-text" },
+    { "callers_cumtime_column", "cumtime-text" },
+    { "callees_ncalls_column", "ncalls-text" },
+    { "callees_tottime_column", "tottime-text" },
+    { "callees_cumtime_column", "cumtime-text" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (columns); i++)
+    {
+      GObject *column = gtk_widget_get_template_child (GTK_WIDGET (self), SMPROF_TYPE_FUNCTION_TABLE, columns[i].column);
+      g_autoptr(GtkListItemFactory) factory = smprof_number_label_factory_new (columns[i].property);
+
+      gtk_column_view_column_set_factory (GTK_COLUMN_VIEW_COLUMN (column), factory);
+    }
+}
+
 static void
 smprof_function_table_dispose (GObject *object)
 {
@@ -478,6 +511,8 @@ smprof_function_table_class_init (SmprofFunctionTableClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, step_max_column);
   gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, per_step_column);
   gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, callers_cumtime_column);
+  gtk_widget_class_bind_template_child_full (widget_class, "callers_tottime_column", FALSE, 0);
+  gtk_widget_class_bind_template_child_full (widget_class, "callees_tottime_column", FALSE, 0);
   gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, callees_cumtime_column);
   gtk_widget_class_bind_template_callback (widget_class, filter_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, filter_stop_cb);
@@ -500,6 +535,7 @@ smprof_function_table_init (SmprofFunctionTable *self)
 
   self->rows_by_func = g_hash_table_new_full (NULL, NULL, NULL, g_object_unref);
   self->step_index = g_hash_table_new (NULL, NULL);
+  set_number_factories (self);
 
   gtk_sort_list_model_set_sorter (self->sort_model, gtk_column_view_get_sorter (self->column_view));
   gtk_sort_list_model_set_sorter (self->callers_selection_sort, gtk_column_view_get_sorter (self->callers_view));

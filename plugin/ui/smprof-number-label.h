@@ -18,5 +18,10 @@ GtkWidget  *smprof_number_label_new      (const char        *text);
 const char *smprof_number_label_get_text (SmprofNumberLabel *self);
 void        smprof_number_label_set_text (SmprofNumberLabel *self,
                                           const char        *text);
+void        smprof_number_label_follow   (SmprofNumberLabel *self,
+                                          GObject           *object,
+                                          const char        *property);
+
+GtkListItemFactory *smprof_number_label_factory_new (const char *property);
 
 G_END_DECLS

@@ -143,6 +143,30 @@ test_wider_text_resizes (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A cell follows its row's text, and stops when told to or when the row
+ * goes away. */
+static void
+test_follow (void)
+{
+  g_autoptr(GtkWidget) number = g_object_ref_sink (smprof_number_label_new ("0"));
+  GtkWidget *row = g_object_ref_sink (gtk_label_new ("1.250"));
+
+  smprof_number_label_follow (SMPROF_NUMBER_LABEL (number), G_OBJECT (row), "label");
+  g_assert_cmpstr (smprof_number_label_get_text (SMPROF_NUMBER_LABEL (number)), ==, "1.250");
+  gtk_label_set_label (GTK_LABEL (row), "12,500");
+  g_assert_cmpstr (smprof_number_label_get_text (SMPROF_NUMBER_LABEL (number)), ==, "12,500");
+
+  smprof_number_label_follow (SMPROF_NUMBER_LABEL (number), NULL, NULL);
+  gtk_label_set_label (GTK_LABEL (row), "3");
+  g_assert_cmpstr (smprof_number_label_get_text (SMPROF_NUMBER_LABEL (number)), ==, "12,500");
+
+  smprof_number_label_follow (SMPROF_NUMBER_LABEL (number), G_OBJECT (row), "label");
+  g_assert_cmpstr (smprof_number_label_get_text (SMPROF_NUMBER_LABEL (number)), ==, "3");
+  g_object_unref (row);
+  smprof_number_label_follow (SMPROF_NUMBER_LABEL (number), NULL, NULL);
+  g_assert_cmpstr (smprof_number_label_get_text (SMPROF_NUMBER_LABEL (number)), ==, "3");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -153,6 +177,7 @@ main (int   argc,
   g_test_add_func ("/number-label/measure", test_measure);
   g_test_add_func ("/number-label/drawn-as-label", test_drawn_as_label);
   g_test_add_func ("/number-label/wider-text-resizes", test_wider_text_resizes);
+  g_test_add_func ("/number-label/follow", test_follow);
 
   return g_test_run ();
 }
