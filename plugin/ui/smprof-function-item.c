@@ -523,16 +523,6 @@ update_step_field (SmprofFunctionItem *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[text_prop]);
 }
 
-/**
- * smprof_function_item_set_step_values:
- * @self: a row
- * @function: (nullable): the function's time per step, or %NULL for none
- *   (no step statistics, or a selection without a step)
- * @series: (nullable) (element-type double): its time at each step, shared
- *
- * Gives the row its distribution of self time per step, in place, like
- * smprof_function_item_set_values().
- */
 /* Gives the row its step figures, notifying what changed; @count is -1
  * without statistics. */
 static void
