@@ -69,6 +69,7 @@ page_size (void)
 #define SPARE_CHUNKS 8
 
 static GMutex spare_lock;
+static guint n_chunks_mapped; /* atomic; for _smprof_stats_slab_get_n_mapped() */
 static gpointer spare_chunks[SPARE_CHUNKS];
 static guint n_spare_chunks;
 
@@ -205,17 +206,27 @@ _smprof_stats_slab_alloc (gsize             size,
       gpointer mapped = n_bytes == CHUNK_SIZE ? take_spare () : NULL;
 
       if (mapped == NULL)
-        mapped = mmap (NULL, n_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-      if (mapped == MAP_FAILED)
-        return NULL;
+        {
+          mapped = mmap (NULL, n_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+          if (mapped == MAP_FAILED)
+            return NULL;
+          g_atomic_int_inc (&n_chunks_mapped);
+        }
+
+      SmprofStatsSlab *full = slab;
 
       slab = mapped;
       slab->refs = 1;
       slab->size = n_bytes;
       slab->used = HEADER_SIZE;
       slab->external = NULL;
-      /* retires the previous chunk */
-      g_private_replace (&current_key, slab);
+      /* The previous chunk is released whole, not retired: its unused end
+       * is a few pages at most, and a chunk with its end given back could
+       * no longer be kept as a spare, so each chunk a long query filled
+       * would be mapped and cleared anew. */
+      g_private_set (&current_key, slab);
+      if (full != NULL)
+        _smprof_stats_slab_release (full);
     }
 
   memory = (char *) slab + slab->used;
@@ -224,4 +235,12 @@ _smprof_stats_slab_alloc (gsize             size,
   *out_slab = slab;
 
   return memory;
+}
+
+/* How many chunks were mapped so far (spares taken again are not counted):
+ * the test of chunk reuse reads it. */
+guint
+_smprof_stats_slab_get_n_mapped (void)
+{
+  return (guint) g_atomic_int_get (&n_chunks_mapped);
 }

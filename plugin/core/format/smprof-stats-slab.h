@@ -19,4 +19,6 @@ void     _smprof_stats_slab_release (SmprofStatsSlab  *slab);
 SmprofStatsSlab *_smprof_stats_slab_new_for_bytes (GBytes          *bytes);
 SmprofStatsSlab *_smprof_stats_slab_ref           (SmprofStatsSlab *slab);
 
+guint _smprof_stats_slab_get_n_mapped (void);
+
 G_END_DECLS
