@@ -217,23 +217,28 @@ typedef enum
   INTERVAL_OK,
 } IntervalState;
 
-/* Jobs have tens of thousands of interval folders: indexing them allocates
- * one IntervalEntry per folder and nothing per listed file besides its
- * record. */
+/* An interval folder as the listing gives it: a run of entries under one
+ * folder (a listing gives a folder's files one after another). Jobs have
+ * tens of thousands of interval folders, nearly all with their stats file:
+ * a run costs a few bytes and no lookup. Only when some folder ends up
+ * without stats are the runs of one folder merged (a source that listed a
+ * folder in two places), to report each such folder once. */
 typedef struct
 {
-  IntervalState state;
-  char          path[];   /* the interval folder, relative to the job root; the key */
-} IntervalEntry;
+  const char    *path;   /* the interval folder, relative to the job root, in Indexer.paths */
+  IntervalState  state;
+} IntervalRun;
 
 typedef struct
 {
-  SmprofJob  *self;
-  GHashTable *intervals;      /* interval folder path -> IntervalEntry */
-  GString    *parts;          /* the entry's path, its '/' turned into NULs */
-  GString    *interval_path;  /* the entry's interval folder */
-  const char *framework;      /* the last record's, in self->names */
-  const char *node_id;        /* likewise */
+  SmprofJob    *self;
+  GArray       *runs;           /* IntervalRun, in listing order */
+  GStringChunk *paths;          /* of the runs */
+  GHashTable   *malformed;      /* interval folders whose names did not parse (owned keys) */
+  GString      *parts;          /* the entry's path, its '/' turned into NULs */
+  GString      *interval_path;  /* the entry's interval folder */
+  const char   *framework;      /* the last record's, in self->names */
+  const char   *node_id;        /* likewise */
 } Indexer;
 
 /* Listings come node by node: the last record's strings nearly always do. */
@@ -248,37 +253,54 @@ intern_name (SmprofJob   *self,
   return *last;
 }
 
-static IntervalEntry *
-add_interval (Indexer       *indexer,
-              const char    *interval_path,
-              IntervalState  state)
+static IntervalRun *
+add_run (Indexer       *indexer,
+         const char    *interval_path,
+         IntervalState  state)
 {
-  gsize len = strlen (interval_path);
-  IntervalEntry *entry = g_malloc (sizeof (IntervalEntry) + len + 1);
+  IntervalRun run = { g_string_chunk_insert (indexer->paths, interval_path), state };
 
-  entry->state = state;
-  memcpy (entry->path, interval_path, len + 1);
-  g_hash_table_insert (indexer->intervals, entry->path, entry);
+  g_array_append_val (indexer->runs, run);
+  return &g_array_index (indexer->runs, IntervalRun, indexer->runs->len - 1);
+}
 
-  return entry;
+/* The run @interval_path continues, if it is the last one. */
+static IntervalRun *
+current_run (Indexer    *indexer,
+             const char *interval_path)
+{
+  IntervalRun *last;
+
+  if (indexer->runs->len == 0)
+    return NULL;
+
+  last = &g_array_index (indexer->runs, IntervalRun, indexer->runs->len - 1);
+  return strcmp (last->path, interval_path) == 0 ? last : NULL;
 }
 
 /* A folder listed by name only (SMPROF_LISTING_FOLDER) is one entry, and
  * what it holds is not known, so nothing is reported about it later: it
- * needs no IntervalEntry (and costs none, for tens of thousands of them). */
+ * needs no run (and costs none, for tens of thousands of them). A malformed
+ * folder name is reported once for all the files listed in the folder. */
 static gboolean
 parse_interval (Indexer             *indexer,
                 const char          *interval_path,
                 const char          *interval,
                 gboolean             names_only,
                 SmprofIntervalName  *name,
-                IntervalEntry      **out_entry)
+                IntervalRun        **out_run)
 {
   g_autoptr(GError) error = NULL;
-  IntervalEntry *entry = names_only ? NULL : g_hash_table_lookup (indexer->intervals, interval_path);
+  IntervalRun *run = names_only ? NULL : current_run (indexer, interval_path);
 
-  if (entry != NULL && entry->state == INTERVAL_MALFORMED)
+  if (run != NULL && run->state == INTERVAL_MALFORMED)
     return FALSE;
+  if (run == NULL && !names_only && g_hash_table_size (indexer->malformed) > 0 &&
+      g_hash_table_contains (indexer->malformed, interval_path))
+    {
+      add_run (indexer, interval_path, INTERVAL_MALFORMED);
+      return FALSE;
+    }
 
   if (!smprof_interval_name_parse (interval, name, &error))
     {
@@ -288,32 +310,33 @@ parse_interval (Indexer             *indexer,
       _smprof_job_add_problem (indexer->self, interval_path, message);
       if (!names_only)
         {
-          if (entry == NULL)
-            entry = add_interval (indexer, interval_path, INTERVAL_MALFORMED);
-          entry->state = INTERVAL_MALFORMED;
+          if (run == NULL)
+            run = add_run (indexer, interval_path, INTERVAL_MALFORMED);
+          run->state = INTERVAL_MALFORMED;
+          g_hash_table_add (indexer->malformed, g_strdup (interval_path));
         }
       return FALSE;
     }
 
-  if (entry == NULL && !names_only)
-    entry = add_interval (indexer, interval_path, INTERVAL_NO_STATS);
+  if (run == NULL && !names_only)
+    run = add_run (indexer, interval_path, INTERVAL_NO_STATS);
 
-  *out_entry = entry;
+  *out_run = run;
   return TRUE;
 }
 
 static void
-mark_interval (IntervalEntry *entry,
+mark_interval (IntervalRun   *run,
                IntervalState  state)
 {
-  IntervalState current = entry->state;
+  IntervalState current = run->state;
 
   if (current == INTERVAL_MALFORMED || current == INTERVAL_OK)
     return;
   if (state == INTERVAL_ONLY_HTML && current != INTERVAL_NO_STATS && current != INTERVAL_UNSEEN)
     return;
 
-  entry->state = state;
+  run->state = state;
 }
 
 /* A node folder listed by name (SmprofListingOptions.nodes_only): its node
@@ -346,7 +369,7 @@ index_entry (Indexer            *indexer,
   SmprofJob *self = indexer->self;
   const char *parts[7] = { NULL };
   guint n_parts = 1;
-  IntervalEntry *interval;
+  IntervalRun *interval;
   SmprofIntervalName name;
   SmprofProfiler profiler;
   SmprofRecord *record;
@@ -458,16 +481,57 @@ compare_strings (gconstpointer a,
   return strcmp (*(const char * const *) a, *(const char * const *) b);
 }
 
+/* The state of a folder listed in two runs: its stats file in either makes
+ * it good; otherwise the more telling problem. */
+static IntervalState
+merge_states (IntervalState a,
+              IntervalState b)
+{
+  static const IntervalState precedence[] = { INTERVAL_OK, INTERVAL_MALFORMED, INTERVAL_ONLY_HTML,
+                                              INTERVAL_NO_STATS };
+
+  for (guint i = 0; i < G_N_ELEMENTS (precedence); i++)
+    if (a == precedence[i] || b == precedence[i])
+      return precedence[i];
+
+  return a;
+}
+
+static gboolean
+is_without_stats (IntervalState state)
+{
+  return state == INTERVAL_NO_STATS || state == INTERVAL_ONLY_HTML;
+}
+
 static void
 report_intervals_without_stats (Indexer *indexer)
 {
+  g_autoptr(GHashTable) merged = NULL;
+  g_autoptr(GPtrArray) paths = NULL;
   GHashTableIter iter;
   gpointer key, value;
-  g_autoptr(GPtrArray) paths = g_ptr_array_new ();
+  gboolean any = FALSE;
 
-  g_hash_table_iter_init (&iter, indexer->intervals);
+  for (guint i = 0; i < indexer->runs->len && !any; i++)
+    any = is_without_stats (g_array_index (indexer->runs, IntervalRun, i).state);
+  if (!any)
+    return;
+
+  /* path -> state + 1 */
+  merged = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < indexer->runs->len; i++)
+    {
+      const IntervalRun *run = &g_array_index (indexer->runs, IntervalRun, i);
+      gpointer known = g_hash_table_lookup (merged, run->path);
+      IntervalState state = known != NULL ? merge_states (GPOINTER_TO_UINT (known) - 1, run->state) : run->state;
+
+      g_hash_table_insert (merged, (gpointer) run->path, GUINT_TO_POINTER (state + 1));
+    }
+
+  paths = g_ptr_array_new ();
+  g_hash_table_iter_init (&iter, merged);
   while (g_hash_table_iter_next (&iter, &key, &value))
-    if (((IntervalEntry *) value)->state == INTERVAL_NO_STATS || ((IntervalEntry *) value)->state == INTERVAL_ONLY_HTML)
+    if (is_without_stats (GPOINTER_TO_UINT (value) - 1))
       g_ptr_array_add (paths, key);
 
   g_ptr_array_sort (paths, compare_strings);
@@ -475,7 +539,7 @@ report_intervals_without_stats (Indexer *indexer)
   for (guint i = 0; i < paths->len; i++)
     {
       const char *path = g_ptr_array_index (paths, i);
-      IntervalState state = ((IntervalEntry *) g_hash_table_lookup (indexer->intervals, path))->state;
+      IntervalState state = GPOINTER_TO_UINT (g_hash_table_lookup (merged, path)) - 1;
 
       _smprof_job_add_problem (indexer->self, path,
                                state == INTERVAL_ONLY_HTML
@@ -520,7 +584,7 @@ void
 _smprof_job_index_listing (SmprofJob     *self,
                            SmprofListing *listing)
 {
-  Indexer indexer = { self, NULL, NULL, NULL, NULL, NULL };
+  Indexer indexer = { self, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
 
   for (guint i = 0; i < listing->problems->len; i++)
     {
@@ -529,13 +593,17 @@ _smprof_job_index_listing (SmprofJob     *self,
       _smprof_job_add_problem (self, problem->path, problem->message);
     }
 
-  indexer.intervals = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  indexer.runs = g_array_new (FALSE, FALSE, sizeof (IntervalRun));
+  indexer.paths = g_string_chunk_new (64 * 1024);
+  indexer.malformed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   indexer.parts = g_string_new (NULL);
   indexer.interval_path = g_string_new (NULL);
   for (guint i = 0; i < listing->entries->len; i++)
     index_entry (&indexer, g_ptr_array_index (listing->entries, i));
   report_intervals_without_stats (&indexer);
-  g_hash_table_unref (indexer.intervals);
+  g_array_unref (indexer.runs);
+  g_string_chunk_free (indexer.paths);
+  g_hash_table_unref (indexer.malformed);
   g_string_free (indexer.parts, TRUE);
   g_string_free (indexer.interval_path, TRUE);
 
