@@ -329,6 +329,53 @@ is_watched (SmprofFunctionItem *self)
   return g_signal_handler_find (self, G_SIGNAL_MATCH_ID, notify_signal, 0, NULL, NULL, NULL) != 0;
 }
 
+/* The fields alone, without a word to anyone: for rows nobody watches and
+ * for the fields whose notifications are worked out apart. */
+static void
+store_values (SmprofFunctionItem *self,
+              gint64              ncalls,
+              gint64              pcalls,
+              double              tottime,
+              double              cumtime)
+{
+  self->ncalls = ncalls;
+  self->pcalls = pcalls;
+  self->tottime = tottime;
+  self->cumtime = cumtime;
+}
+
+/* Returns whether the series changed. */
+static gboolean
+store_series (SmprofFunctionItem *self,
+              GArray             *series)
+{
+  if (series == self->step_series)
+    return FALSE;
+
+  if (series != NULL)
+    g_array_ref (series);
+  g_clear_pointer (&self->step_series, g_array_unref);
+  self->step_series = series;
+  return TRUE;
+}
+
+static void
+store_steps (SmprofFunctionItem *self,
+             gint64              count,
+             double              min,
+             double              median,
+             double              p95,
+             double              max,
+             GArray             *series)
+{
+  self->step_count = count;
+  self->step_min = min;
+  self->step_median = median;
+  self->step_p95 = p95;
+  self->step_max = max;
+  store_series (self, series);
+}
+
 /* @source's function and figures, without a word to anyone */
 static void
 copy_fields (SmprofFunctionItem *self,
@@ -340,20 +387,9 @@ copy_fields (SmprofFunctionItem *self,
       g_free (self->label);
       self->label = g_strdup (source->label);
     }
-  self->ncalls = source->ncalls;
-  self->pcalls = source->pcalls;
-  self->tottime = source->tottime;
-  self->cumtime = source->cumtime;
-  self->step_count = source->step_count;
-  self->step_min = source->step_min;
-  self->step_median = source->step_median;
-  self->step_p95 = source->step_p95;
-  self->step_max = source->step_max;
-  if (self->step_series != source->step_series)
-    {
-      g_clear_pointer (&self->step_series, g_array_unref);
-      self->step_series = source->step_series != NULL ? g_array_ref (source->step_series) : NULL;
-    }
+  store_values (self, source->ncalls, source->pcalls, source->tottime, source->cumtime);
+  store_steps (self, source->step_count, source->step_min, source->step_median, source->step_p95,
+               source->step_max, source->step_series);
 }
 
 /**
@@ -385,21 +421,14 @@ smprof_function_item_set_values (SmprofFunctionItem *self,
   pcalls = pcalls < 0 ? -1 : pcalls;
   if (!is_watched (self))
     {
-      self->ncalls = ncalls;
-      self->pcalls = pcalls;
-      self->tottime = tottime;
-      self->cumtime = cumtime;
+      store_values (self, ncalls, pcalls, tottime, cumtime);
       return;
     }
 
   calls_changed = ncalls != self->ncalls || pcalls != self->pcalls;
   tottime_changed = tottime != self->tottime;
   cumtime_changed = cumtime != self->cumtime;
-
-  self->ncalls = ncalls;
-  self->pcalls = pcalls;
-  self->tottime = tottime;
-  self->cumtime = cumtime;
+  store_values (self, ncalls, pcalls, tottime, cumtime);
 
   g_object_freeze_notify (object);
   if (calls_changed)
@@ -540,16 +569,7 @@ set_steps (SmprofFunctionItem *self,
 
   if (!is_watched (self))
     {
-      self->step_count = count;
-      self->step_min = min;
-      self->step_median = median;
-      self->step_p95 = p95;
-      self->step_max = max;
-      if (series != self->step_series)
-        {
-          g_clear_pointer (&self->step_series, g_array_unref);
-          self->step_series = series != NULL ? g_array_ref (series) : NULL;
-        }
+      store_steps (self, count, min, median, p95, max, series);
       return;
     }
 
@@ -569,14 +589,8 @@ set_steps (SmprofFunctionItem *self,
   if (step_spread (self) != old_spread)
     g_object_notify_by_pspec (object, properties[PROP_STEP_SPREAD]);
 
-  if (series != self->step_series)
-    {
-      if (series != NULL)
-        g_array_ref (series);
-      g_clear_pointer (&self->step_series, g_array_unref);
-      self->step_series = series;
-      g_object_notify_by_pspec (object, properties[PROP_STEP_SERIES]);
-    }
+  if (store_series (self, series))
+    g_object_notify_by_pspec (object, properties[PROP_STEP_SERIES]);
 
   g_object_thaw_notify (object);
 }
