@@ -18,7 +18,10 @@
  * shows. At least one node stays checked: the last checked button is made
  * insensitive, so an empty choice cannot happen. SmprofNodeChooser::changed
  * tells the user changed the choice (once for All or None); setting it from
- * code is silent, so the page can mirror its own node choice. */
+ * code is silent, so the page can mirror its own node choice. The choice is
+ * kept apart from the check buttons, which are made when the popover first
+ * shows: a job of 256 nodes is opened with its popover closed, and making
+ * 256 buttons then was a tenth of the page's construction. */
 
 /* The list's height before it scrolls: about 16 nodes. */
 #define LIST_MAX_HEIGHT 400
@@ -31,8 +34,11 @@ struct _SmprofNodeChooser
   GtkSearchEntry *filter_entry;
   GtkLabel       *count_label;
   GtkBox         *checks_box;
-  GPtrArray      *checks;      /* GtkCheckButton, in node order */
+  GPtrArray      *checks;      /* GtkCheckButton, in node order, once made */
   char          **node_ids;
+  gboolean       *chosen;      /* one per node: the choice, made buttons or not */
+  guint           n_nodes;
+  gboolean        checks_made;
   gboolean        syncing;
 };
 
@@ -45,13 +51,23 @@ enum {
 
 static guint signals[N_SIGNALS];
 
+static GQuark
+node_index_quark (void)
+{
+  static GQuark quark;
+
+  if (quark == 0)
+    quark = g_quark_from_static_string ("smprof-node-chooser-index");
+  return quark;
+}
+
 static guint
 count_checked (SmprofNodeChooser *self)
 {
   guint n = 0;
 
-  for (guint i = 0; i < self->checks->len; i++)
-    if (gtk_check_button_get_active (g_ptr_array_index (self->checks, i)))
+  for (guint i = 0; i < self->n_nodes; i++)
+    if (self->chosen[i])
       n++;
 
   return n;
@@ -75,7 +91,7 @@ static void
 update_count (SmprofNodeChooser *self)
 {
   g_autofree char *text = NULL;
-  guint n = self->checks->len;
+  guint n = self->n_nodes;
 
   /* Translators: in the "Choose nodes…" popover, as in "12 of 64 nodes chosen" */
   text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u of %u node chosen", "%u of %u nodes chosen", n),
@@ -106,6 +122,10 @@ static void
 check_toggled_cb (SmprofNodeChooser *self,
                   GtkCheckButton    *check)
 {
+  guint index = GPOINTER_TO_UINT (g_object_get_qdata (G_OBJECT (check), node_index_quark ()));
+
+  self->chosen[index] = gtk_check_button_get_active (check);
+
   /* Unchecked from code while it was the last one: keep it. */
   if (count_checked (self) == 0)
     {
@@ -145,6 +165,32 @@ filter_changed_cb (SmprofNodeChooser *self)
     gtk_widget_set_visible (g_ptr_array_index (self->checks, i), matches_filter (self, i));
 }
 
+/* The check buttons, made the first time they are needed. */
+static void
+ensure_checks (SmprofNodeChooser *self)
+{
+  if (self->checks_made)
+    return;
+
+  self->checks_made = TRUE;
+  for (guint i = 0; i < self->n_nodes; i++)
+    {
+      /* No mnemonic: node ids are host names, underscores included. */
+      GtkWidget *check = gtk_check_button_new_with_label (self->node_ids[i]);
+      g_autofree char *name = g_strconcat ("node-", self->node_ids[i], NULL);
+
+      gtk_widget_set_name (check, name);
+      gtk_check_button_set_active (GTK_CHECK_BUTTON (check), self->chosen[i]);
+      g_object_set_qdata (G_OBJECT (check), node_index_quark (), GUINT_TO_POINTER (i));
+      g_signal_connect_object (check, "toggled", G_CALLBACK (check_toggled_cb), self, G_CONNECT_SWAPPED);
+      gtk_box_append (self->checks_box, check);
+      g_ptr_array_add (self->checks, check);
+    }
+
+  filter_changed_cb (self);
+  update_sensitivity (self);
+}
+
 /* All / None: the nodes the filter shows, one change. None keeps the first
  * of them when nothing else would stay checked. */
 static void
@@ -154,6 +200,7 @@ check_shown (SmprofNodeChooser *self,
   gboolean changed = FALSE;
   int first_shown = -1;
 
+  ensure_checks (self);
   self->syncing = TRUE;
   for (guint i = 0; i < self->checks->len; i++)
     {
@@ -214,6 +261,7 @@ smprof_node_chooser_finalize (GObject *object)
   SmprofNodeChooser *self = SMPROF_NODE_CHOOSER (object);
 
   g_clear_pointer (&self->node_ids, g_strfreev);
+  g_clear_pointer (&self->chosen, g_free);
 
   G_OBJECT_CLASS (smprof_node_chooser_parent_class)->finalize (object);
 }
@@ -294,6 +342,7 @@ smprof_node_chooser_init (SmprofNodeChooser *self)
   gtk_accessible_update_relation (GTK_ACCESSIBLE (self->checks_box),
                                   GTK_ACCESSIBLE_RELATION_LABELLED_BY, heading, NULL, -1);
   gtk_popover_set_child (GTK_POPOVER (popover), box);
+  g_signal_connect_object (popover, "show", G_CALLBACK (ensure_checks), self, G_CONNECT_SWAPPED);
 
   self->button = GTK_MENU_BUTTON (gtk_menu_button_new ());
   gtk_widget_set_name (GTK_WIDGET (self->button), "node-chooser-button");
@@ -317,7 +366,8 @@ smprof_node_chooser_new (void)
  * @self: a node chooser
  * @node_ids: every node of the job, in the order to list them
  *
- * One check button per node, all checked.
+ * One check button per node, all checked (the buttons are made when the
+ * popover first shows).
  */
 void
 smprof_node_chooser_set_node_ids (SmprofNodeChooser  *self,
@@ -331,27 +381,22 @@ smprof_node_chooser_set_node_ids (SmprofNodeChooser  *self,
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->checks_box))) != NULL)
     gtk_box_remove (self->checks_box, child);
   g_ptr_array_set_size (self->checks, 0);
+  self->checks_made = FALSE;
 
   g_clear_pointer (&self->node_ids, g_strfreev);
   self->node_ids = g_strdupv ((char **) node_ids);
+  self->n_nodes = g_strv_length (self->node_ids);
+  g_free (self->chosen);
+  self->chosen = g_new (gboolean, MAX (self->n_nodes, 1));
+  for (guint i = 0; i < self->n_nodes; i++)
+    self->chosen[i] = TRUE;
 
-  for (guint i = 0; node_ids[i] != NULL; i++)
-    {
-      /* No mnemonic: node ids are host names, underscores included. */
-      GtkWidget *check = gtk_check_button_new_with_label (node_ids[i]);
-      g_autofree char *name = g_strconcat ("node-", node_ids[i], NULL);
-
-      gtk_widget_set_name (check, name);
-      gtk_check_button_set_active (GTK_CHECK_BUTTON (check), TRUE);
-      g_signal_connect_object (check, "toggled", G_CALLBACK (check_toggled_cb), self, G_CONNECT_SWAPPED);
-      gtk_box_append (self->checks_box, check);
-      g_ptr_array_add (self->checks, check);
-    }
+  /* Shown already: the new buttons now. */
+  if (gtk_widget_get_visible (GTK_WIDGET (gtk_menu_button_get_popover (self->button))))
+    ensure_checks (self);
 
   /* One node leaves nothing to choose. */
-  gtk_widget_set_sensitive (GTK_WIDGET (self->button), self->checks->len > 1);
-  filter_changed_cb (self);
-  update_sensitivity (self);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->button), self->n_nodes > 1);
   update_tooltip (self);
   update_count (self);
 }
@@ -372,18 +417,23 @@ smprof_node_chooser_set_chosen (SmprofNodeChooser  *self,
 
   g_return_if_fail (SMPROF_IS_NODE_CHOOSER (self));
 
-  for (guint i = 0; chosen != NULL && i < self->checks->len; i++)
+  for (guint i = 0; chosen != NULL && i < self->n_nodes; i++)
     any |= g_strv_contains (chosen, self->node_ids[i]);
 
   self->syncing = TRUE;
-  /* Check first, then uncheck, so the choice is never empty on the way. */
+  /* Check first, then uncheck, so the choice is never empty on the way
+   * (each made button's toggle sets its node's place in the choice). */
   for (int pass = 0; pass < 2; pass++)
-    for (guint i = 0; i < self->checks->len; i++)
+    for (guint i = 0; i < self->n_nodes; i++)
       {
         gboolean active = !any || g_strv_contains (chosen, self->node_ids[i]);
 
-        if (active == (pass == 0))
+        if (active != (pass == 0))
+          continue;
+        if (self->checks_made)
           gtk_check_button_set_active (g_ptr_array_index (self->checks, i), active);
+        else
+          self->chosen[i] = active;
       }
   self->syncing = FALSE;
 
@@ -406,12 +456,12 @@ smprof_node_chooser_dup_chosen (SmprofNodeChooser *self)
 
   g_return_val_if_fail (SMPROF_IS_NODE_CHOOSER (self), NULL);
 
-  if (count_checked (self) == self->checks->len)
+  if (count_checked (self) == self->n_nodes)
     return NULL;
 
   builder = g_strv_builder_new ();
-  for (guint i = 0; i < self->checks->len; i++)
-    if (gtk_check_button_get_active (g_ptr_array_index (self->checks, i)))
+  for (guint i = 0; i < self->n_nodes; i++)
+    if (self->chosen[i])
       g_strv_builder_add (builder, self->node_ids[i]);
 
   return g_strv_builder_end (builder);
@@ -422,13 +472,16 @@ smprof_node_chooser_dup_chosen (SmprofNodeChooser *self)
  * @self: a node chooser
  * @node_id: a node
  *
- * Returns: (transfer none) (nullable): the check button of @node_id
+ * Returns: (transfer none) (nullable): the check button of @node_id, made
+ *   if the popover has not shown yet
  */
 GtkCheckButton *
 smprof_node_chooser_get_check_button (SmprofNodeChooser *self,
                                       const char        *node_id)
 {
   g_return_val_if_fail (SMPROF_IS_NODE_CHOOSER (self), NULL);
+
+  ensure_checks (self);
 
   for (guint i = 0; i < self->checks->len; i++)
     if (g_strcmp0 (self->node_ids[i], node_id) == 0)

@@ -289,6 +289,71 @@ count_shown_checks (GtkWidget *popover)
   return n;
 }
 
+/* The chooser's check buttons are made when its popover first shows; the
+ * choice set before (the page mirrors its own) is what they then show. */
+static void
+test_chooser_made_when_shown (void)
+{
+  const char * const two[] = { "2-algo-3", "40-algo-41", NULL };
+  SmprofJobPage *page;
+  SmvWindow *window;
+  GtkWidget *button, *popover;
+  g_auto(GStrv) chosen = NULL;
+
+  VIEWER_TEST_REQUIRE_DISPLAY ();
+
+  window = open_many (&page);
+  button = viewer_test_find (GTK_WIDGET (page), "node-chooser-button");
+  popover = GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)));
+  g_assert_null (viewer_test_find (popover, "node-0-algo-1"));
+  g_assert_null (viewer_test_find (popover, "node-63-algo-64"));
+
+  /* The choice lives without the buttons. */
+  smprof_node_chooser_set_chosen (page->node_chooser, two);
+  chosen = smprof_node_chooser_dup_chosen (page->node_chooser);
+  g_assert_nonnull (chosen);
+  g_assert_cmpstrv (chosen, two);
+  g_assert_null (viewer_test_find (popover, "node-0-algo-1"));
+
+  gtk_menu_button_popup (GTK_MENU_BUTTON (button));
+  ui_test_settle ();
+  g_assert_true (gtk_widget_get_mapped (popover));
+  g_assert_cmpuint (count_shown_checks (popover), ==, N_NODES);
+  for (guint i = 0; i < N_NODES; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("%u-algo-%u", i, i + 1);
+      g_autofree char *name = g_strconcat ("node-", id, NULL);
+      GtkWidget *check = viewer_test_find (popover, name);
+
+      g_assert_nonnull (check);
+      g_assert_cmpint (gtk_check_button_get_active (GTK_CHECK_BUTTON (check)), ==,
+                       g_strv_contains (two, id));
+      /* Two chosen: either may be unchecked. */
+      g_assert_true (gtk_widget_get_sensitive (check));
+    }
+
+  /* Unchecking one from the popover: the other is the last, kept checked. */
+  g_assert_true (gtk_widget_activate (viewer_test_find (popover, "node-40-algo-41")));
+  ui_test_settle ();
+  g_assert_true (viewer_test_wait (page_ready, page, 60000));
+  g_clear_pointer (&chosen, g_strfreev);
+  chosen = smprof_node_chooser_dup_chosen (page->node_chooser);
+  g_assert_cmpuint (g_strv_length (chosen), ==, 1);
+  g_assert_cmpstr (chosen[0], ==, "2-algo-3");
+  g_assert_false (gtk_widget_get_sensitive (viewer_test_find (popover, "node-2-algo-3")));
+
+  /* Set from code while shown: the buttons follow. */
+  smprof_node_chooser_set_chosen (page->node_chooser, NULL);
+  g_assert_true (gtk_check_button_get_active (GTK_CHECK_BUTTON (viewer_test_find (popover, "node-0-algo-1"))));
+  g_assert_true (gtk_widget_get_sensitive (viewer_test_find (popover, "node-2-algo-3")));
+  g_clear_pointer (&chosen, g_strfreev);
+  chosen = smprof_node_chooser_dup_chosen (page->node_chooser);
+  g_assert_null (chosen);
+
+  gtk_popover_popdown (GTK_POPOVER (popover));
+  close_window (window);
+}
+
 static void
 test_chooser (void)
 {
@@ -487,6 +552,7 @@ main (int   argc,
   tmp = g_path_get_dirname (job_path);
 
   g_test_add_func ("/many-nodes/first-view", test_first_view);
+  g_test_add_func ("/many-nodes/chooser-made-when-shown", test_chooser_made_when_shown);
   g_test_add_func ("/many-nodes/chooser", test_chooser);
   g_test_add_func ("/many-nodes/matrix", test_matrix);
 
