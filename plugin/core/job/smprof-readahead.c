@@ -21,7 +21,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <sys/uio.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "smprof-readahead.h"
@@ -99,11 +100,13 @@ read_ahead (gpointer data)
  * @paths: (array length=n_paths): the files to read
  * @n_paths: how many there are
  *
- * Whether reading @paths ahead is worth its threads: whether the first byte
- * of any of a few of them, spread over @paths, is not in memory
- * (preadv2() with RWF_NOWAIT says so without waiting). A file that cannot
- * be opened, or a file system that cannot tell, says nothing, so that a job
- * is read ahead only where that is known to help.
+ * Whether reading @paths ahead is worth its threads: whether the first page
+ * of any of a few of them, spread over @paths, is not in memory, as
+ * mincore() on a one-page mapping says. A read with RWF_NOWAIT would start
+ * reading a missing page in, and on a fast disk could find it there before
+ * it returned, calling a cold file warm. A file that cannot be opened or
+ * mapped (a FIFO, an empty file) says nothing, so that a job is read ahead
+ * only where that is known to help.
  *
  * Returns: %TRUE if some file is known to be on disk only
  */
@@ -112,23 +115,35 @@ smprof_readahead_is_cold (const char          *root,
                           const char * const  *paths,
                           guint                n_paths)
 {
+  long page_size = sysconf (_SC_PAGESIZE);
+
   g_return_val_if_fail (root != NULL, FALSE);
   g_return_val_if_fail (paths != NULL || n_paths == 0, FALSE);
 
   for (guint i = 0; i < MIN (n_paths, N_SAMPLES); i++)
     {
       g_autofree char *path = g_build_filename (root, paths[(guint64) n_paths * i / MIN (n_paths, N_SAMPLES)], NULL);
-      char byte;
-      struct iovec iov = { &byte, 1 };
-      ssize_t n;
+      unsigned char resident = 1;
+      struct stat st;
+      void *map;
       int fd;
 
       fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
       if (fd < 0)
         continue;
-      n = preadv2 (fd, &iov, 1, 0, RWF_NOWAIT);
+      if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) || st.st_size == 0)
+        {
+          close (fd);
+          continue;
+        }
+      map = mmap (NULL, page_size, PROT_READ, MAP_SHARED, fd, 0);
       close (fd);
-      if (n < 0 && errno == EAGAIN)
+      if (map == MAP_FAILED)
+        continue;
+      if (mincore (map, page_size, &resident) != 0)
+        resident = 1;
+      munmap (map, page_size);
+      if (!(resident & 1))
         return TRUE;
     }
 
