@@ -23,7 +23,7 @@
 #include "smprof-aggregate.h"
 #include "smprof-estimated-tree.h"
 #include "smprof-flame-layout.h"
-#include "smprof-flame-render.h"
+#include "smprof-flame-cairo.h"
 #include "smprof-local-source.h"
 #include "smprof-profile.h"
 #include "smprof-query.h"

@@ -6,11 +6,11 @@
 
 #include "config.h"
 
-#include <cairo-pdf.h>
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
+#include "smprof-export-picture.h"
 #include "smprof-export-private.h"
 #include "smprof-query.h"
 #include "smprof-transform.h"
@@ -19,8 +19,6 @@ G_DEFINE_QUARK (smprof-export-error-quark, smprof_export_error)
 
 #define MIN_WIDTH_PX 100.0
 #define MAX_WIDTH_PX 16384.0
-/* A PDF page is the picture with a margin around it, for printing. */
-#define PDF_MARGIN   36.0
 
 static const struct
 {
@@ -358,50 +356,6 @@ smprof_export_dup_node_profiles (SmprofProfile *profile)
 
 /* ------------------------------------------------------------------ pictures */
 
-typedef struct
-{
-  GOutputStream *stream;
-  GCancellable  *cancellable;
-  GError        *error;
-} CairoSink;
-
-static cairo_status_t
-cairo_sink_write (void                *closure,
-                  const unsigned char *data,
-                  unsigned int         length)
-{
-  CairoSink *sink = closure;
-
-  if (sink->error != NULL)
-    return CAIRO_STATUS_WRITE_ERROR;
-
-  if (!g_output_stream_write_all (sink->stream, data, length, NULL, sink->cancellable, &sink->error))
-    return CAIRO_STATUS_WRITE_ERROR;
-
-  return CAIRO_STATUS_SUCCESS;
-}
-
-static gboolean
-check_cairo (cairo_status_t   status,
-             CairoSink       *sink,
-             GError         **error)
-{
-  if (sink->error != NULL)
-    {
-      g_propagate_error (error, g_steal_pointer (&sink->error));
-      return FALSE;
-    }
-
-  if (status != CAIRO_STATUS_SUCCESS)
-    {
-      g_set_error (error, SMPROF_EXPORT_ERROR, SMPROF_EXPORT_ERROR_FAILED,
-                   _("Could not draw the flame graph: %s"), cairo_status_to_string (status));
-      return FALSE;
-    }
-
-  return TRUE;
-}
-
 static gboolean
 write_picture (SmprofProfile              *profile,
                SmprofExportFormat          format,
@@ -416,11 +370,6 @@ write_picture (SmprofProfile              *profile,
   g_autofree char *reshaping = smprof_export_dup_reshaping (profile);
   g_autofree char *note = NULL;
   SmprofFlameRenderOptions render;
-  CairoSink sink = { stream, cancellable, NULL };
-  cairo_surface_t *surface;
-  cairo_t *cr;
-  cairo_status_t status;
-  double height;
 
   /* A zoomed picture shows one frame's subtree: say whose, or its widths
    * read as the whole selection's. */
@@ -461,38 +410,7 @@ write_picture (SmprofProfile              *profile,
   if (format == SMPROF_EXPORT_SVG)
     return smprof_flame_render_svg (layout, &render, stream, cancellable, error);
 
-  height = ceil (smprof_flame_render_get_height (layout, &render));
-
-  if (format == SMPROF_EXPORT_PNG)
-    surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int) ceil (options->width), (int) height);
-  else
-    surface = cairo_pdf_surface_create_for_stream (cairo_sink_write, &sink, options->width + 2 * PDF_MARGIN,
-                                                   height + 2 * PDF_MARGIN);
-
-  cr = cairo_create (surface);
-  if (format == SMPROF_EXPORT_PDF)
-    {
-      /* The margin is the picture's own background, so the page reads as one. */
-      double grey = options->dark ? 0.14 : 0.98;
-
-      cairo_set_source_rgb (cr, grey, grey, grey);
-      cairo_paint (cr);
-      cairo_translate (cr, PDF_MARGIN, PDF_MARGIN);
-    }
-  smprof_flame_render (layout, &render, cr);
-  status = cairo_status (cr);
-  cairo_destroy (cr);
-
-  if (status == CAIRO_STATUS_SUCCESS && format == SMPROF_EXPORT_PNG)
-    status = cairo_surface_write_to_png_stream (surface, cairo_sink_write, &sink);
-
-  /* A PDF is written out as its surface finishes. */
-  cairo_surface_finish (surface);
-  if (status == CAIRO_STATUS_SUCCESS)
-    status = cairo_surface_status (surface);
-  cairo_surface_destroy (surface);
-
-  return check_cairo (status, &sink, error);
+  return smprof_export_write_picture (layout, &render, format, stream, cancellable, error);
 }
 
 /* ------------------------------------------------------------------ entry points */

@@ -10,32 +10,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "smprof-flame-legend.h"
-
-/* Sizes in pixels, as the rest of the picture. The SVG cannot measure text,
- * so both outputs place the items by an estimate of the text's width (a
- * generous average glyph of DejaVu Sans), and agree. */
-#define TEXT_SIZE     12.0
-#define GLYPH_WIDTH   (TEXT_SIZE * 0.6)
-#define SWATCH        11.0
-#define SWATCH_GAP    4.0
-#define ITEM_GAP      14.0
-#define ROW           17.0
-#define MAX_ITEMS     8
-#define FONT_FAMILY   "DejaVu Sans"
-
-typedef struct
-{
-  double    rgb[3];
-  gboolean  dashed;
-  char     *label;
-} Item;
-
-struct _SmprofFlameLegend
-{
-  char   *title;
-  GArray *items;   /* Item */
-};
+#include "smprof-flame-legend-private.h"
 
 static void
 clear_item (gpointer data)
@@ -210,11 +185,11 @@ text_width (const char *text)
 
 /* Where each item goes: x and row, items flowing left to right and wrapping,
  * the title first. Returns the number of rows. */
-static guint
-place (const SmprofFlameLegend *self,
-       double                   width,
-       double                  *xs,
-       guint                   *rows)
+guint
+_smprof_flame_legend_place (const SmprofFlameLegend *self,
+                            double                   width,
+                            double                  *xs,
+                            guint                   *rows)
 {
   double x = self->title != NULL ? text_width (self->title) + ITEM_GAP : 0;
   guint row = 0;
@@ -251,70 +226,7 @@ smprof_flame_legend_get_height (const SmprofFlameLegend *self,
   xs = g_new (double, self->items->len);
   rows = g_new (guint, self->items->len);
 
-  return place (self, width, xs, rows) * ROW + 6;
-}
-
-void
-smprof_flame_legend_draw (const SmprofFlameLegend *self,
-                          cairo_t                 *cr,
-                          double                   x,
-                          double                   y,
-                          double                   width,
-                          const double             text_rgb[3])
-{
-  g_autofree double *xs = NULL;
-  g_autofree guint *rows = NULL;
-
-  if (self == NULL || self->items->len == 0)
-    return;
-
-  xs = g_new (double, self->items->len);
-  rows = g_new (guint, self->items->len);
-  place (self, width, xs, rows);
-
-  cairo_save (cr);
-  cairo_select_font_face (cr, FONT_FAMILY, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-  cairo_set_font_size (cr, TEXT_SIZE);
-
-  if (self->title != NULL)
-    {
-      cairo_set_source_rgb (cr, text_rgb[0], text_rgb[1], text_rgb[2]);
-      cairo_move_to (cr, x, y + ROW - 5);
-      cairo_show_text (cr, self->title);
-    }
-
-  for (guint i = 0; i < self->items->len; i++)
-    {
-      const Item *item = &g_array_index (self->items, Item, i);
-      double ix = x + xs[i], iy = y + rows[i] * ROW;
-      double tx = ix;
-
-      if (item->rgb[0] >= 0)
-        {
-          cairo_rectangle (cr, ix, iy + ROW - 5 - SWATCH + 1, SWATCH, SWATCH);
-          cairo_set_source_rgb (cr, item->rgb[0], item->rgb[1], item->rgb[2]);
-          if (item->dashed)
-            {
-              static const double dashes[] = { 2.0, 2.0 };
-
-              cairo_fill_preserve (cr);
-              cairo_set_source_rgb (cr, text_rgb[0], text_rgb[1], text_rgb[2]);
-              cairo_set_line_width (cr, 1.0);
-              cairo_set_dash (cr, dashes, G_N_ELEMENTS (dashes), 0);
-              cairo_stroke (cr);
-              cairo_set_dash (cr, NULL, 0, 0);
-            }
-          else
-            cairo_fill (cr);
-          tx += SWATCH + SWATCH_GAP;
-        }
-
-      cairo_set_source_rgb (cr, text_rgb[0], text_rgb[1], text_rgb[2]);
-      cairo_move_to (cr, tx, iy + ROW - 5);
-      cairo_show_text (cr, item->label);
-    }
-
-  cairo_restore (cr);
+  return _smprof_flame_legend_place (self, width, xs, rows) * ROW + 6;
 }
 
 static void
@@ -351,7 +263,7 @@ smprof_flame_legend_append_svg (const SmprofFlameLegend *self,
 
   xs = g_new (double, self->items->len);
   rows = g_new (guint, self->items->len);
-  place (self, width, xs, rows);
+  _smprof_flame_legend_place (self, width, xs, rows);
 
   g_string_append (out, "<g id=\"legend\">\n");
   if (self->title != NULL)

@@ -6,7 +6,6 @@
 
 #pragma once
 
-#include <cairo.h>
 #include <glib.h>
 
 #include "smprof-flame-layout.h"
@@ -30,12 +29,6 @@ const char        *smprof_flame_legend_get_label       (const SmprofFlameLegend 
                                                         guint                    index);
 double             smprof_flame_legend_get_height      (const SmprofFlameLegend *self,
                                                         double                   width);
-void               smprof_flame_legend_draw            (const SmprofFlameLegend *self,
-                                                        cairo_t                 *cr,
-                                                        double                   x,
-                                                        double                   y,
-                                                        double                   width,
-                                                        const double             text_rgb[3]);
 void               smprof_flame_legend_append_svg      (const SmprofFlameLegend *self,
                                                         GString                 *out,
                                                         double                   x,

@@ -1,4 +1,4 @@
-/* smprof-flame-render.h: a flame graph on paper: cairo (PNG, PDF) and interactive SVG
+/* smprof-flame-render.h: a flame graph on paper: its geometry and the interactive SVG
  *
  * SPDX-FileCopyrightText: 2026 The smprof authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -6,7 +6,6 @@
 
 #pragma once
 
-#include <cairo.h>
 #include <gio/gio.h>
 
 #include "smprof-flame-layout.h"
@@ -58,9 +57,6 @@ typedef struct
 double   smprof_flame_render_get_frames_width (const SmprofFlameRenderOptions *options);
 double   smprof_flame_render_get_height       (SmprofFlameLayout              *layout,
                                                const SmprofFlameRenderOptions *options);
-void     smprof_flame_render                  (SmprofFlameLayout              *layout,
-                                               const SmprofFlameRenderOptions *options,
-                                               cairo_t                        *cr);
 gboolean smprof_flame_render_svg              (SmprofFlameLayout              *layout,
                                                const SmprofFlameRenderOptions *options,
                                                GOutputStream                  *stream,
