@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "smprof-cli-modules.h"
 #include "smprof-cli-source.h"
 #include "smprof-local-source.h"
-#include "smprof-s3-source.h"
 
 /* At most this often, so a fast cache hit does not flood the terminal. */
 #define PROGRESS_INTERVAL_US (100 * 1000)
@@ -141,20 +141,20 @@ smprof_cli_open_source (const SmprofCliOptions  *options,
   SmprofS3SourceOptions s3_options = { 0 };
   SmprofSource *source;
 
-  if (!smprof_s3_uri_is_s3 (options->source))
+  if (!smprof_source_text_is_s3_uri (options->source))
     return smprof_local_source_new (options->source, error);
 
   s3_options.anonymous = options->no_sign_request;
   s3_options.refresh = options->refresh;
   s3_options.max_connections = options->concurrency;
 
-  source = smprof_s3_source_new (options->source, &s3_options, error);
+  source = smprof_cli_new_s3_source (options->source, &s3_options, error);
   if (source != NULL && isatty (STDERR_FILENO))
     {
       ProgressLine *line = g_new0 (ProgressLine, 1);
 
       g_mutex_init (&line->lock);
-      smprof_s3_source_set_progress_func (SMPROF_S3_SOURCE (source), progress_cb, line, progress_line_free);
+      smprof_cli_s3_source_set_progress_func (source, progress_cb, line, progress_line_free);
     }
 
   return source;

@@ -102,7 +102,7 @@ smprof_sagemaker_source_can_open (SmvDataSource *source,
 
   uri = g_file_get_uri (location);
 
-  return smprof_s3_uri_is_s3 (uri);
+  return smprof_source_text_is_s3_uri (uri);
 }
 
 /* What a job folder holds, for the user who opened something else. */

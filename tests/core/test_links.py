@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
 # SPDX-FileCopyrightText: 2026 The smprof authors
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The format and analysis tests link the core alone: no libsoup, no cairo.
+"""The format and analysis tests link the core alone: no libsoup, no cairo;
+and the smprof command line loads them only as its modules.
 
 The core is three static libraries so that a binary links only what it
-uses (CONTRIBUTING.md). This reads what each core test executable given on
-the command line loads, as the dynamic loader resolves it (`ldd`: direct and
-indirect), and fails when libsoup, cairo or libsysprof-capture is among it.
-A control: the smprof command line, which exports and reads S3, must show
-all of them, so a broken `ldd` cannot pass the test.
+uses (CONTRIBUTING.md). This reads what each executable given on the command
+line loads, as the dynamic loader resolves it (`ldd`: direct and indirect),
+and fails when libsoup, cairo or libsysprof-capture is among it. smprof is
+one of them: it loads S3 and the PNG and PDF pictures as modules, on demand
+(cli/smprof-cli-modules.c), so that a command that needs neither starts
+without them. The controls are those two modules, given first: the S3
+module must load libsoup and the pictures module cairo, so that a broken
+`ldd` cannot pass the test.
 """
 
 import subprocess
@@ -23,14 +27,16 @@ def loaded(path):
 
 
 def main():
-    control, tests = sys.argv[1], sys.argv[2:]
-    print(f"1..{len(tests) + 1}")
-    n = 1
-    libs = loaded(control)
-    found = [lib for lib in libs if lib.startswith(("libsoup-", "libcairo"))]
-    ok = any(lib.startswith("libsoup-") for lib in libs) and any(lib.startswith("libcairo") for lib in libs)
-    print(f"{'ok' if ok else 'not ok'} {n} - control: smprof loads libsoup and cairo ({', '.join(found) or 'neither'})")
-    failed = not ok
+    s3_module, pictures_module, tests = sys.argv[1], sys.argv[2], sys.argv[3:]
+    print(f"1..{len(tests) + 2}")
+    failed = False
+    n = 0
+    for module, wanted in ((s3_module, "libsoup-"), (pictures_module, "libcairo.")):
+        n += 1
+        found = [lib for lib in loaded(module) if lib.startswith(wanted)]
+        name = module.rsplit("/", 1)[-1]
+        print(f"{'ok' if found else 'not ok'} {n} - control: {name} loads {wanted}* ({', '.join(found) or 'not'})")
+        failed = failed or not found
     for path in tests:
         n += 1
         bad = [lib for lib in loaded(path) if lib.startswith(FORBIDDEN)]

@@ -10,7 +10,8 @@ Environment: MESON (the meson command), SMPROF_SOURCE_ROOT, SMPROF_BUILD_ROOT
    docs/packaging.md says ("Installing from source").
 2. A build configured with a temporary --prefix and the Flatpak app's
    config-opts, compiled and installed: the installed smprof answers, in French
-   from the installed catalogues; the post-install steps ran; the installed
+   from the installed catalogues, and writes a PNG with the module it
+   installed; the post-install steps ran; the installed
    smprof-viewer opens the sample job with the plugin it finds in its own
    plugin folder, without SMPROF_VIEWER_PLUGIN_PATH or SMPROF_LOCALEDIR.
    (The prefix is not one the dynamic linker or GSettings know: LD_LIBRARY_PATH
@@ -196,6 +197,8 @@ def main():
         f'{bindir}/smprof-viewer',
         f'{libdir}/libsmprof-viewer-api-1.so.0.0.0',
         f'{libdir}/smprof-viewer/plugins/libsmprof-sagemaker.so',
+        f'{libdir}/smprof/smprof-s3.so',
+        f'{libdir}/smprof/smprof-pictures.so',
         f'{libdir}/pkgconfig/smprof-viewer-api-1.pc',
         f"{opts['includedir']}/smprof-viewer-1/smprof-viewer-api.h",
         f'{datadir}/applications/{APP_ID}.desktop',
@@ -224,6 +227,16 @@ def main():
         out = run([smprof, 'nodes', SAMPLE_JOB], env=clean_env())
         check(out.returncode == 0 and out.stdout.split() == ['0-algo-1', '1-algo-2'],
               'the installed smprof lists the sample job\'s nodes', out.stdout, out.stderr)
+
+        # Its modules from its compiled-in folder: no build tree beside it.
+        picture = os.path.join(TMP, 'installed.png')
+        out = run([smprof, 'export', SAMPLE_JOB, '--all', '--format', 'png', '-o', picture], env=clean_env())
+        head = b''
+        if os.path.exists(picture):
+            with open(picture, 'rb') as f:
+                head = f.read(4)
+        check(out.returncode == 0 and head == b'\x89PNG',
+              'the installed smprof writes a PNG with the pictures module it installed', out.stdout, out.stderr)
 
         english = run([smprof, '--help'], env=clean_env(LANGUAGE=''))
         french = run([smprof, '--help'], env=clean_env(LANGUAGE='fr'))

@@ -246,8 +246,8 @@ test_bad_uris (void)
 {
   static const char *bad[] = { "s3://", "s3:///key", "http://bucket/key", "bucket/key" };
 
-  g_assert_true (smprof_s3_uri_is_s3 ("S3://b/k"));
-  g_assert_false (smprof_s3_uri_is_s3 ("/data/s3://x"));
+  g_assert_true (smprof_source_text_is_s3_uri ("S3://b/k"));
+  g_assert_false (smprof_source_text_is_s3_uri ("/data/s3://x"));
 
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
     {

@@ -232,3 +232,18 @@ smprof_source_prefetch (SmprofSource        *self,
 
   return iface->prefetch (self, paths, cancellable, error);
 }
+
+/**
+ * smprof_source_text_is_s3_uri:
+ * @text: a SOURCE as a user typed it
+ *
+ * Here, not with the S3 source, so that a program can tell which source it
+ * needs before it loads S3's code (the command line does so on demand).
+ *
+ * Returns: whether @text is an `s3://` URI
+ */
+gboolean
+smprof_source_text_is_s3_uri (const char *text)
+{
+  return text != NULL && g_ascii_strncasecmp (text, "s3://", 5) == 0;
+}

@@ -199,6 +199,8 @@ gboolean  smprof_source_prefetch          (SmprofSource                *self,
                                            GCancellable                *cancellable,
                                            GError                     **error);
 
+gboolean  smprof_source_text_is_s3_uri    (const char                  *text);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SmprofListing, smprof_listing_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SmprofProblem, smprof_problem_free)
 

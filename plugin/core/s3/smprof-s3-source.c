@@ -399,18 +399,6 @@ smprof_s3_source_set_refresh (SmprofS3Source *self,
 
 /* Construction -------------------------------------------------------------- */
 
-/**
- * smprof_s3_uri_is_s3:
- * @text: a SOURCE as a user typed it
- *
- * Returns: whether @text is an `s3://` URI
- */
-gboolean
-smprof_s3_uri_is_s3 (const char *text)
-{
-  return text != NULL && g_ascii_strncasecmp (text, "s3://", 5) == 0;
-}
-
 static guint
 env_uint (const char *name,
           guint       minimum,
@@ -462,7 +450,7 @@ smprof_s3_source_new (const char                   *uri,
   if (options == NULL)
     options = &defaults;
 
-  if (!smprof_s3_uri_is_s3 (uri) || uri[5] == '\0' || uri[5] == '/')
+  if (!smprof_source_text_is_s3_uri (uri) || uri[5] == '\0' || uri[5] == '/')
     {
       g_set_error (error, SMPROF_S3_ERROR, SMPROF_S3_ERROR_INVALID_URI,
                    _("“%s” is not an S3 location: expected s3://BUCKET/PREFIX"), uri);

@@ -102,7 +102,6 @@ typedef void (*SmprofS3ProgressFunc) (SmprofS3Source         *source,
                                       const SmprofS3Progress *progress,
                                       gpointer                user_data);
 
-gboolean      smprof_s3_uri_is_s3                 (const char                   *text);
 SmprofSource *smprof_s3_source_new                (const char                   *uri,
                                                    const SmprofS3SourceOptions  *options,
                                                    GError                      **error);
