@@ -272,7 +272,8 @@ main (int   argc,
   guint drags = 5, scroll_steps, timeline_nodes, overview_nodes, view_nodes, window_nodes;
   double timeline_draw, overview_draw, view_draw, window_draw;
   gint64 t0;
-  double to_document, to_ready, open_stall, settle_stall, scroll_stall, views_stall = 0;
+  double to_document, to_ready, open_stall, settle_stall, scroll_stall, views_stall = 0, close_stall;
+  const char *renderer_name;
   const char *path = NULL, *drag_view = "functions";
   gboolean vector_tiles = FALSE;
 
@@ -418,6 +419,16 @@ main (int   argc,
   frame_cost (gtk_stack_get_visible_child (page->views_stack), &view_nodes, &view_draw);
   frame_cost (GTK_WIDGET (window), &window_nodes, &window_draw);
   load_after = bench_load_average ();
+  renderer_name = G_OBJECT_TYPE_NAME (gtk_native_get_renderer (GTK_NATIVE (window)));
+
+  /* Close: the window, its page and its job let go, as when a user closes
+   * the window; what is freed on the main thread stops it. */
+  set_phase ("close");
+  bench_stalls_begin ();
+  gtk_window_destroy (GTK_WINDOW (window));
+  bench_spin (500);
+  close_stall = bench_stalls_end ();
+
   printf ("{\"job\": \"%s\", \"size\": \"%dx%d\", \"load_before\": \"%s\", \"load_after\": \"%s\",\n"
           " \"to_page_ms\": %.1f, \"to_first_answer_ms\": %.1f, \"worst_stall_open_ms\": %.1f,\n"
           " \"worst_stall_settle_ms\": %.1f, \"worst_stall_scroll_ms\": %.1f, \"scroll_frames\": %u,\n"
@@ -427,7 +438,8 @@ main (int   argc,
           settle_stall, scroll_stall, scroll_steps, views_stall, views->str);
   for (guint i = 0; i < drags; i++)
     printf ("%s%.1f", i > 0 ? ", " : "", drag_ms[i]);
-  printf ("], \"worst_stall_drag_ms\": %.1f,\n", max_of (drag_stall, drags));
+  printf ("], \"worst_stall_drag_ms\": %.1f, \"worst_stall_close_ms\": %.1f,\n", max_of (drag_stall, drags),
+          close_stall);
   printf (" \"drag_to_views_median_ms\": %.1f, \"timeline_frame_nodes\": %u, \"timeline_frame_draw_ms\": %.1f,\n",
           median (drag_ms, drags), timeline_nodes, timeline_draw);
   printf (" \"overview_frame_nodes\": %u, \"overview_frame_draw_ms\": %.1f, \"view_frame_nodes\": %u, \"view_frame_draw_ms\": %.1f,\n",
@@ -436,10 +448,7 @@ main (int   argc,
   printf (" \"slowest_frame_ms\": %.1f, \"its_layout_ms\": %.1f, \"its_drawing_ms\": %.1f, \"while\": \"%s\",\n",
           frames.worst_ms, frames.worst_layout_ms, frames.worst_draw_ms, worst_phase);
   printf (" \"renderer\": \"%s\", \"tiles\": \"%s\"}\n",
-          G_OBJECT_TYPE_NAME (gtk_native_get_renderer (GTK_NATIVE (window))), vector_tiles ? "vector" : "images");
-
-  gtk_window_destroy (GTK_WINDOW (window));
-  bench_spin (200);
+          renderer_name, vector_tiles ? "vector" : "images");
 
   return 0;
 }

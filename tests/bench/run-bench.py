@@ -24,7 +24,7 @@ same session (tools/smdebug-aggregate.py: smdebug's method, pstats.Stats().add i
      (--figures s3-open): its corpus (100 nodes x 200 steps, 40,000 stats files) is made then.
   8. the viewer on a job of 256 nodes x 200 steps: re-aggregating 1,000 random ranges on all
      nodes (against the 20 ms target) and the main loop's worst stall while the page opens,
-     scrolls, shows each view and takes drag selections (bench-job-page, under xvfb-run,
+     scrolls, shows each view, takes drag selections and closes (bench-job-page, under xvfb-run,
      against the 50 ms target). Only when asked (--figures viewer-256).
 
 As root (or wherever /proc/sys/vm/drop_caches can be written), figures 1 and 6 are measured a
@@ -525,7 +525,8 @@ class Bench:
         for key, name in (("worst_stall_open_ms", "opening the job"), ("worst_stall_settle_ms", "the 2 s after"),
                           ("worst_stall_scroll_ms", "scrolling every node row, a frame at a time"),
                           ("worst_stall_views_ms", "showing each view"),
-                          ("worst_stall_drag_ms", "5 drag selections")):
+                          ("worst_stall_drag_ms", "5 drag selections"),
+                          ("worst_stall_close_ms", "closing the window")):
             stalls = [r[key] for r in runs]
             median, worst = statistics.median(stalls), max(stalls)
             self.add(f"(8) {label}: the viewer's worst main-loop stall while {name}, median / worst of {len(runs)}",
