@@ -152,6 +152,8 @@ _smprof_session_notify (SmprofSession *self,
 }
 
 /* smprof-session.c */
+void        _smprof_session_replace_job         (SmprofJob     **slot,
+                                                 SmprofJob      *job);
 void        _smprof_session_set_busy            (SmprofSession  *self,
                                                  gboolean        busy);
 void        _smprof_session_emit_error          (SmprofSession  *self,

@@ -8,6 +8,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "smprof-release.h"
 #include "smprof-session-private.h"
 
 typedef struct
@@ -123,7 +124,8 @@ set_step_stats (SmprofSession   *self,
   if (self->step_stats == stats)
     return;
 
-  g_clear_pointer (&self->step_stats, smprof_step_stats_unref);
+  /* A whole job's hold every step of every node: off the main thread. */
+  smprof_release_in_background (g_steal_pointer (&self->step_stats), (GDestroyNotify) smprof_step_stats_unref);
   self->step_stats = stats;
   _smprof_session_notify (self, PROP_STEP_STATS);
 }
@@ -236,7 +238,7 @@ set_job_step_stats (SmprofSession   *self,
   if (self->job_step_stats == stats)
     return;
 
-  g_clear_pointer (&self->job_step_stats, smprof_step_stats_unref);
+  smprof_release_in_background (g_steal_pointer (&self->job_step_stats), (GDestroyNotify) smprof_step_stats_unref);
   self->job_step_stats = stats;
   _smprof_session_notify (self, PROP_JOB_STEP_STATS);
 }
@@ -379,11 +381,12 @@ _smprof_session_steps_dispose (SmprofSession *self)
     g_cancellable_cancel (self->steps_cancellable);
   g_clear_object (&self->steps_cancellable);
   self->steps_generation = 0;
-  g_clear_pointer (&self->step_stats, smprof_step_stats_unref);
+  /* They hold the job, and their series take long to free. */
+  smprof_release_in_background (g_steal_pointer (&self->step_stats), (GDestroyNotify) smprof_step_stats_unref);
 
   if (self->job_steps_cancellable != NULL)
     g_cancellable_cancel (self->job_steps_cancellable);
   g_clear_object (&self->job_steps_cancellable);
   self->job_steps_generation++;
-  g_clear_pointer (&self->job_step_stats, smprof_step_stats_unref);
+  smprof_release_in_background (g_steal_pointer (&self->job_step_stats), (GDestroyNotify) smprof_step_stats_unref);
 }

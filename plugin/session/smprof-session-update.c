@@ -493,7 +493,7 @@ aggregate_cb (GObject      *object,
   self->selected_node_ids = g_steal_pointer (&answer->selected_node_ids);
   g_free (self->selected_steps);
   self->selected_steps = g_steal_pointer (&answer->selected_steps);
-  g_set_object (&self->answer_job, request->job);
+  _smprof_session_replace_job (&self->answer_job, request->job);
   g_set_object (&self->profile, answer->profile);
   self->from_index = answer->from_index;
   g_free (self->description);

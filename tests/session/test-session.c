@@ -19,6 +19,7 @@
 #include "smprof-call-tree.h"
 #include "smprof-cprofile-profile.h"
 #include "smprof-function-keys.h"
+#include "smprof-release.h"
 #include "smprof-session.h"
 
 /* ------------------------------------------------------------------------ */
@@ -934,6 +935,51 @@ test_transforms (void)
 
 /* ------------------------------------------------------------------------ */
 
+/* ------------------------------------------------------------------------ */
+/* Letting go                                                               */
+
+static void
+finalized_cb (gpointer  data,
+              GObject  *where_the_object_was)
+{
+  GThread **thread = data;
+
+  g_atomic_pointer_set (thread, g_thread_self ());
+}
+
+/* A session let go of with its answer, the job's per-step statistics and
+ * its range index made: the job is freed, and not on the thread that let
+ * go of the session (freeing a 256-node job froze the viewer's window for
+ * a fifth of a second when it closed). */
+static void
+test_released_off_thread (void)
+{
+  SmprofSession *session = session_on ("pt-cprofile");
+  g_autoptr(SmprofProfile) profile = wait_answer (session);
+  gint64 deadline = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
+  GThread *finalized_on = NULL;
+
+  while (smprof_session_get_job_step_stats (session) == NULL)
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, TRUE);
+    }
+  spin_until_set (session, "range-index");
+  g_object_weak_ref (G_OBJECT (smprof_session_get_job (session)), finalized_cb, &finalized_on);
+
+  g_clear_object (&profile);
+  g_object_unref (session);
+  smprof_release_wait ();
+  while (g_atomic_pointer_get (&finalized_on) == NULL)
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+
+  g_assert_true (g_atomic_pointer_get (&finalized_on) != g_thread_self ());
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -950,6 +996,7 @@ main (int   argc,
   g_test_add_func ("/session/refresh", test_refresh);
   g_test_add_func ("/session/natural-order", test_natural_order);
   g_test_add_func ("/session/transforms", test_transforms);
+  g_test_add_func ("/session/released-off-thread", test_released_off_thread);
 
   return g_test_run ();
 }
