@@ -23,4 +23,9 @@ void smprof_flame_legend_draw (const SmprofFlameLegend        *self,
                                double                          width,
                                const double                    text_rgb[3]);
 
+/* Private to the two drawing files. */
+void _smprof_flame_cairo_fill (cairo_t      *cr,
+                               gboolean      dashed,
+                               const double  outline_rgb[3]);
+
 G_END_DECLS

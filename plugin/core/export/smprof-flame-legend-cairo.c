@@ -48,19 +48,7 @@ smprof_flame_legend_draw (const SmprofFlameLegend *self,
         {
           cairo_rectangle (cr, ix, iy + ROW - 5 - SWATCH + 1, SWATCH, SWATCH);
           cairo_set_source_rgb (cr, item->rgb[0], item->rgb[1], item->rgb[2]);
-          if (item->dashed)
-            {
-              static const double dashes[] = { 2.0, 2.0 };
-
-              cairo_fill_preserve (cr);
-              cairo_set_source_rgb (cr, text_rgb[0], text_rgb[1], text_rgb[2]);
-              cairo_set_line_width (cr, 1.0);
-              cairo_set_dash (cr, dashes, G_N_ELEMENTS (dashes), 0);
-              cairo_stroke (cr);
-              cairo_set_dash (cr, NULL, 0, 0);
-            }
-          else
-            cairo_fill (cr);
+          _smprof_flame_cairo_fill (cr, item->dashed, text_rgb);
           tx += SWATCH + SWATCH_GAP;
         }
 

@@ -164,7 +164,9 @@ smprof_flame_render (SmprofFlameLayout              *layout,
                  geometry.frames_top + ROW_HEIGHT - 4, geometry.frames_width, TRUE);
     }
 
-  /* Frames first, then labels, so the font is set once. */
+  /* Frames first, then labels, so the font is set once. The labels' colour
+   * also outlines the dashed frames. */
+  smprof_flame_text_color (options->dark, text_rgb);
   for (guint i = 0; i < n_rects; i++)
     {
       const SmprofFlameRect *rect = smprof_flame_layout_get_rect (layout, i);
@@ -174,23 +176,9 @@ smprof_flame_render (SmprofFlameLayout              *layout,
 
       cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
       cairo_rectangle (cr, x, _smprof_flame_render_row_y (&geometry, options, rect->depth), w > 1 ? w - 0.5 : w, FRAME_HEIGHT);
-      if (dashed)
-        {
-          static const double dashes[] = { 2.0, 2.0 };
-
-          cairo_fill_preserve (cr);
-          smprof_flame_text_color (options->dark, rgb);
-          cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
-          cairo_set_line_width (cr, 1.0);
-          cairo_set_dash (cr, dashes, G_N_ELEMENTS (dashes), 0);
-          cairo_stroke (cr);
-          cairo_set_dash (cr, NULL, 0, 0);
-        }
-      else
-        cairo_fill (cr);
+      _smprof_flame_cairo_fill (cr, dashed, text_rgb);
     }
 
-  smprof_flame_text_color (options->dark, text_rgb);
   cairo_set_source_rgb (cr, text_rgb[0], text_rgb[1], text_rgb[2]);
   cairo_select_font_face (cr, FONT_FAMILY, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
   cairo_set_font_size (cr, FRAME_FONT);
@@ -221,3 +209,26 @@ smprof_flame_render (SmprofFlameLayout              *layout,
   cairo_restore (cr);
 }
 
+/* Fills the current path with the current source. A dashed frame (in a
+ * diff, a function only in A) and its legend swatch are then outlined in
+ * @outline_rgb: shared by the picture and its legend so the two match. */
+void
+_smprof_flame_cairo_fill (cairo_t      *cr,
+                          gboolean      dashed,
+                          const double  outline_rgb[3])
+{
+  static const double dashes[] = { 2.0, 2.0 };
+
+  if (!dashed)
+    {
+      cairo_fill (cr);
+      return;
+    }
+
+  cairo_fill_preserve (cr);
+  cairo_set_source_rgb (cr, outline_rgb[0], outline_rgb[1], outline_rgb[2]);
+  cairo_set_line_width (cr, 1.0);
+  cairo_set_dash (cr, dashes, G_N_ELEMENTS (dashes), 0);
+  cairo_stroke (cr);
+  cairo_set_dash (cr, NULL, 0, 0);
+}
