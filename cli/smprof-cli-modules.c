@@ -62,10 +62,22 @@ find_module (const char *name)
   return g_build_filename (SMPROF_MODULEDIR, file_name, NULL);
 }
 
+/* A symbol a module must have, and where its address goes. */
+typedef struct
+{
+  const char *name;
+  gpointer   *address;
+} Symbol;
+
+/* Opens the module @name and finds all of @symbols in it, or none: a module
+ * that lacks one is refused here, once, rather than at the call that needs
+ * it (which, for the S3 progress, has no error to give). */
 static GModule *
-open_module (const char  *name,
-             const char  *what,
-             GError     **error)
+open_module (const char    *name,
+             const char    *what,
+             const Symbol  *symbols,
+             guint          n_symbols,
+             GError       **error)
 {
   g_autofree char *path = find_module (name);
   g_autoptr(GError) local_error = NULL;
@@ -93,6 +105,14 @@ open_module (const char  *name,
       g_module_close (module);
       return NULL;
     }
+
+  for (guint i = 0; i < n_symbols; i++)
+    if (!g_module_symbol (module, symbols[i].name, symbols[i].address) || *symbols[i].address == NULL)
+      {
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("A part of smprof lacks %s: %s"), symbols[i].name, path);
+        g_module_close (module);
+        return NULL;
+      }
 
   /* Its types stay registered with GObject: it is never unloaded. */
   g_module_make_resident (module);
@@ -124,33 +144,23 @@ ensure_module (Loaded      *loaded,
   return TRUE;
 }
 
-static gboolean
-find_symbol (Loaded      *loaded,
-             const char  *name,
-             gpointer    *symbol,
-             GError     **error)
-{
-  if (!g_module_symbol (loaded->module, name, symbol) || *symbol == NULL)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("A part of smprof lacks %s: %s"), name,
-                   g_module_name (loaded->module));
-      return FALSE;
-    }
-
-  return TRUE;
-}
-
 /* S3 --------------------------------------------------------------------- */
 
 static Loaded s3;
 static GOnce s3_once = G_ONCE_INIT;
+static S3SourceNew s3_source_new;
+static S3SourceSetProgressFunc s3_source_set_progress_func;
 
 static gpointer
 load_s3 (gpointer data)
 {
+  const Symbol symbols[] = {
+    { "smprof_s3_source_new", (gpointer *) &s3_source_new },
+    { "smprof_s3_source_set_progress_func", (gpointer *) &s3_source_set_progress_func },
+  };
   Loaded *loaded = data;
 
-  loaded->module = open_module ("smprof-s3", _("S3 sources"), &loaded->error);
+  loaded->module = open_module ("smprof-s3", _("S3 sources"), symbols, G_N_ELEMENTS (symbols), &loaded->error);
   return NULL;
 }
 
@@ -169,13 +179,10 @@ smprof_cli_new_s3_source (const char                   *uri,
                           const SmprofS3SourceOptions  *options,
                           GError                      **error)
 {
-  S3SourceNew source_new;
-
-  if (!ensure_module (&s3, &s3_once, load_s3, error) ||
-      !find_symbol (&s3, "smprof_s3_source_new", (gpointer *) &source_new, error))
+  if (!ensure_module (&s3, &s3_once, load_s3, error))
     return NULL;
 
-  return source_new (uri, options, error);
+  return s3_source_new (uri, options, error);
 }
 
 /**
@@ -193,28 +200,28 @@ smprof_cli_s3_source_set_progress_func (SmprofSource         *source,
                                         gpointer              user_data,
                                         GDestroyNotify        destroy)
 {
-  S3SourceSetProgressFunc set_progress_func;
-  g_autoptr(GError) error = NULL;
+  /* The source came from the module, which is loaded, with this symbol. */
+  g_return_if_fail (s3.module != NULL);
 
-  /* The source came from the module, which is loaded. */
-  if (!ensure_module (&s3, &s3_once, load_s3, &error) ||
-      !find_symbol (&s3, "smprof_s3_source_set_progress_func", (gpointer *) &set_progress_func, &error))
-    g_error ("%s", error->message);
-
-  set_progress_func ((SmprofS3Source *) source, func, user_data, destroy);
+  s3_source_set_progress_func ((SmprofS3Source *) source, func, user_data, destroy);
 }
 
 /* Pictures ----------------------------------------------------------------- */
 
 static Loaded pictures;
 static GOnce pictures_once = G_ONCE_INIT;
+static WritePicture pictures_write;
 
 static gpointer
 load_pictures (gpointer data)
 {
+  const Symbol symbols[] = {
+    { "smprof_export_write_picture", (gpointer *) &pictures_write },
+  };
   Loaded *loaded = data;
 
-  loaded->module = open_module ("smprof-pictures", _("PNG and PDF pictures"), &loaded->error);
+  loaded->module = open_module ("smprof-pictures", _("PNG and PDF pictures"), symbols, G_N_ELEMENTS (symbols),
+                                &loaded->error);
   return NULL;
 }
 
@@ -228,11 +235,8 @@ smprof_export_write_picture (SmprofFlameLayout              *layout,
                              GCancellable                   *cancellable,
                              GError                        **error)
 {
-  WritePicture write_picture;
-
-  if (!ensure_module (&pictures, &pictures_once, load_pictures, error) ||
-      !find_symbol (&pictures, "smprof_export_write_picture", (gpointer *) &write_picture, error))
+  if (!ensure_module (&pictures, &pictures_once, load_pictures, error))
     return FALSE;
 
-  return write_picture (layout, render, format, stream, cancellable, error);
+  return pictures_write (layout, render, format, stream, cancellable, error);
 }

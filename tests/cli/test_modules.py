@@ -12,6 +12,9 @@ neither libsoup nor cairo.) With SMPROF_MODULE_DIR naming a folder:
   names the missing module, and the PNG's file is not left behind;
 * a copy of the pictures module whose build stamp was altered (a module of
   another build): refused with an error that says so, no file left;
+* each module copied under the other's name (the right stamp, but not the
+  functions asked for): refused when loaded, with an error that names the
+  function missing;
 * a folder holding a copy of the real module: the PNG and the PDF are written.
 Without the variable, the modules beside the program (the build tree) are
 found: a PNG export works.
@@ -113,6 +116,17 @@ def main(tap):
             f.write(module.replace(STAMP, b" modules 0\0"))
         tap.check(problems, "the pictures module carries its build stamp once")
         check_refused(tap, other, tmp, "a pictures module of another build", ["another version", "smprof-pictures.so"])
+
+        swapped = os.path.join(tmp, "swapped")
+        os.mkdir(swapped)
+        shutil.copy(PICTURES, os.path.join(swapped, "smprof-s3.so"))
+        shutil.copy(os.path.join(MODULE_DIR, "smprof-s3.so"), os.path.join(swapped, "smprof-pictures.so"))
+        check_refused(tap, swapped, tmp, "the S3 module in the pictures' place",
+                      ["lacks smprof_export_write_picture", "smprof-pictures.so"])
+        rc, out, err = run(["nodes", "s3://smprof-test-bucket/job"], module_dir=swapped)
+        tap.check([] if rc != 0 and "lacks smprof_s3_source_new" in err and "smprof-s3.so" in err and not out
+                  else ["exit %d, stdout %r, stderr %r" % (rc, out[:200], err)],
+                  "the pictures module in S3's place: an s3:// source fails, naming what it lacks")
 
         copy = os.path.join(tmp, "copy")
         os.mkdir(copy)
