@@ -10,6 +10,7 @@
 
 #include "smprof-function-item.h"
 #include "smprof-function-table-private.h"
+#include "smprof-item-cell.h"
 #include "smprof-number-label.h"
 #include "smprof-sparkline.h"
 #include "smprof-ui.h"
@@ -266,11 +267,12 @@ scroll_to_position (SmprofFunctionTable *self,
     }
 }
 
-/* The figures' cells are made in code: a builder factory parses its
- * template for every cell, and a first answer binds ~200 rows of them. */
+/* The cells are made in code: a builder factory parses its template for
+ * every cell, and a first answer binds ~200 rows of them. */
 static void
-set_number_factories (SmprofFunctionTable *self)
+set_cell_factories (SmprofFunctionTable *self)
 {
+  static const char * const label_columns[] = { "label_column", "callers_label_column", "callees_label_column" };
   static const struct { const char *column; const char *property; } columns[] = {
     { "ncalls_column", "ncalls-text" },
     { "tottime_column", "tottime-text" },
@@ -294,6 +296,14 @@ set_number_factories (SmprofFunctionTable *self)
     {
       GObject *column = gtk_widget_get_template_child (GTK_WIDGET (self), SMPROF_TYPE_FUNCTION_TABLE, columns[i].column);
       g_autoptr(GtkListItemFactory) factory = smprof_number_label_factory_new (columns[i].property);
+
+      gtk_column_view_column_set_factory (GTK_COLUMN_VIEW_COLUMN (column), factory);
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (label_columns); i++)
+    {
+      GObject *column = gtk_widget_get_template_child (GTK_WIDGET (self), SMPROF_TYPE_FUNCTION_TABLE, label_columns[i]);
+      g_autoptr(GtkListItemFactory) factory = smprof_item_cell_label_factory_new ("label");
 
       gtk_column_view_column_set_factory (GTK_COLUMN_VIEW_COLUMN (column), factory);
     }
@@ -512,6 +522,8 @@ smprof_function_table_class_init (SmprofFunctionTableClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, per_step_column);
   gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, callers_cumtime_column);
   gtk_widget_class_bind_template_child_full (widget_class, "callers_tottime_column", FALSE, 0);
+  gtk_widget_class_bind_template_child_full (widget_class, "callers_label_column", FALSE, 0);
+  gtk_widget_class_bind_template_child_full (widget_class, "callees_label_column", FALSE, 0);
   gtk_widget_class_bind_template_child_full (widget_class, "callees_tottime_column", FALSE, 0);
   gtk_widget_class_bind_template_child (widget_class, SmprofFunctionTable, callees_cumtime_column);
   gtk_widget_class_bind_template_callback (widget_class, filter_changed_cb);
@@ -535,7 +547,7 @@ smprof_function_table_init (SmprofFunctionTable *self)
 
   self->rows_by_func = g_hash_table_new_full (NULL, NULL, NULL, g_object_unref);
   self->step_index = g_hash_table_new (NULL, NULL);
-  set_number_factories (self);
+  set_cell_factories (self);
 
   gtk_sort_list_model_set_sorter (self->sort_model, gtk_column_view_get_sorter (self->column_view));
   gtk_sort_list_model_set_sorter (self->callers_selection_sort, gtk_column_view_get_sorter (self->callers_view));

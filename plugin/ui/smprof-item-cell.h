@@ -21,4 +21,6 @@ void       smprof_item_cell_set_child        (SmprofItemCell *self,
                                               GtkWidget      *child);
 gpointer   smprof_item_cell_find_item        (GtkWidget      *picked);
 
+GtkListItemFactory *smprof_item_cell_label_factory_new (const char *property);
+
 G_END_DECLS

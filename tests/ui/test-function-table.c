@@ -449,6 +449,44 @@ check_top_row (SmprofFunctionTable *table,
     g_error ("%s, the first row drawn does not show the first row's cumtime, %s", when, cumtime);
 }
 
+/* The name cells of @widget's tree: their number, and how many show
+ * another text than their row's name. */
+static void
+count_name_cells (GtkWidget *widget,
+                  guint     *n_cells,
+                  guint     *n_wrong)
+{
+  if (SMPROF_IS_ITEM_CELL (widget) && GTK_IS_LABEL (smprof_item_cell_get_child (SMPROF_ITEM_CELL (widget))) &&
+      SMPROF_IS_FUNCTION_ITEM (smprof_item_cell_get_item (SMPROF_ITEM_CELL (widget))))
+    {
+      SmprofFunctionItem *item = SMPROF_FUNCTION_ITEM (smprof_item_cell_get_item (SMPROF_ITEM_CELL (widget)));
+      GtkLabel *label = GTK_LABEL (smprof_item_cell_get_child (SMPROF_ITEM_CELL (widget)));
+
+      (*n_cells)++;
+      if (g_strcmp0 (gtk_label_get_text (label), smprof_function_item_get_label (item)) != 0)
+        (*n_wrong)++;
+    }
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    count_name_cells (child, n_cells, n_wrong);
+}
+
+/* Every bound name cell shows its row's name: a row object takes another
+ * function's name in place when the order or the answer changes. */
+static void
+check_name_cells (GtkWidget  *table,
+                  const char *when)
+{
+  guint n_cells = 0, n_wrong = 0;
+
+  count_name_cells (table, &n_cells, &n_wrong);
+  g_test_message ("%s: %u name cells, %u wrong", when, n_cells, n_wrong);
+  g_assert_cmpuint (n_cells, >=, 20);
+  if (n_wrong != 0)
+    g_error ("%s, %u of %u name cells show another name than their row's", when, n_wrong, n_cells);
+}
+
 /* A new answer, another job's even, or another order changes the texts of
  * the cells GTK keeps bound, and no row is made again: on a 256-node job,
  * new cells for every row that moved took 50-70 ms of each drag. */
@@ -476,6 +514,7 @@ test_cells_kept (void)
   window = ui_test_present (table, 1280, 720);
   ui_test_settle ();
   check_top_row (SMPROF_FUNCTION_TABLE (table), "first profile");
+  check_name_cells (table, "first profile");
   collect_number_cells (table, before);
   g_test_message ("%u numeric cells bound", before->len);
   g_assert_cmpuint (before->len, >=, 5 * 20);
@@ -485,6 +524,7 @@ test_cells_kept (void)
   smprof_function_table_set_profile (SMPROF_FUNCTION_TABLE (table), tf_cprofile);
   ui_test_settle ();
   check_top_row (SMPROF_FUNCTION_TABLE (table), "another job");
+  check_name_cells (table, "another job");
   smprof_function_table_sort_by (SMPROF_FUNCTION_TABLE (table), "tottime", GTK_SORT_DESCENDING);
   ui_test_settle ();
   smprof_function_table_set_profile (SMPROF_FUNCTION_TABLE (table), cprofile);
@@ -500,6 +540,7 @@ test_cells_kept (void)
       g_error ("cell %u of %u was made again", i, after->len);
   /* and the table still starts at the top */
   check_top_row (SMPROF_FUNCTION_TABLE (table), "back, by cumtime");
+  check_name_cells (table, "back, by cumtime");
 
   gtk_window_destroy (GTK_WINDOW (window));
 }
