@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "smprof-item-cell.h"
+#include "smprof-ui.h"
 
 /* A column view gives no way from a cell's widget back to its row's item, and
  * a context menu needs the item under the pointer. A factory wraps one cell
@@ -339,21 +340,14 @@ label_unbind_cb (GtkSignalListItemFactory *factory,
  *
  * Cells that know their row's item, each showing one of its text properties
  * in a label that ellipsizes at the start (a function's name ends in what
- * tells it apart) and whose tooltip is the whole text. Made in code: a
- * builder factory parses its template again for every cell, and a first
- * answer binds ~200 rows.
+ * tells it apart) and whose tooltip is the whole text
+ * (smprof_ui_property_factory_new() says why in code).
  *
  * Returns: (transfer full): the factory
  */
 GtkListItemFactory *
 smprof_item_cell_label_factory_new (const char *property)
 {
-  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-  gpointer interned = (gpointer) g_intern_string (property);
-
-  g_signal_connect (factory, "setup", G_CALLBACK (label_setup_cb), interned);
-  g_signal_connect (factory, "bind", G_CALLBACK (label_bind_cb), interned);
-  g_signal_connect (factory, "unbind", G_CALLBACK (label_unbind_cb), interned);
-
-  return factory;
+  return smprof_ui_property_factory_new (G_CALLBACK (label_setup_cb), G_CALLBACK (label_bind_cb),
+                                         G_CALLBACK (label_unbind_cb), property);
 }

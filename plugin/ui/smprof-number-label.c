@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "smprof-number-label.h"
+#include "smprof-ui.h"
 
 /* A table's figures, drawn without laying them out. GTK 4.8's column view
  * keeps about 200 rows bound, and a new answer changes most of their
@@ -581,12 +582,5 @@ unbind_cb (GtkSignalListItemFactory *factory,
 GtkListItemFactory *
 smprof_number_label_factory_new (const char *property)
 {
-  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-  gpointer interned = (gpointer) g_intern_string (property);
-
-  g_signal_connect (factory, "setup", G_CALLBACK (setup_cb), interned);
-  g_signal_connect (factory, "bind", G_CALLBACK (bind_cb), interned);
-  g_signal_connect (factory, "unbind", G_CALLBACK (unbind_cb), interned);
-
-  return factory;
+  return smprof_ui_property_factory_new (G_CALLBACK (setup_cb), G_CALLBACK (bind_cb), G_CALLBACK (unbind_cb), property);
 }

@@ -16,4 +16,9 @@ double   smprof_ui_luminance         (const GdkRGBA     *color);
 gboolean smprof_ui_widget_is_dark    (GtkWidget         *widget);
 void     smprof_ui_scroll_to_end     (GtkScrolledWindow *scroller);
 
+GtkListItemFactory *smprof_ui_property_factory_new (GCallback   setup,
+                                                    GCallback   bind,
+                                                    GCallback   unbind,
+                                                    const char *property);
+
 G_END_DECLS
