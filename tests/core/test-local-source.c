@@ -1,18 +1,24 @@
 /* test-local-source.c: a local job's listing is the same whether its folders
- * say what their entries are (d_type) or the source has to stat() them
+ * say what their entries are (d_type) or the source has to stat() them; its
+ * node folders are listed on more threads than cores only from the disk
  *
  * SPDX-FileCopyrightText: 2026 The smprof authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+/* syncfs() */
+#define _GNU_SOURCE
+
 #include "config.h"
 
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "core-test-util.h"
-#include "smprof-local-source.h"
+#include "smprof-local-source-private.h"
 
 /* The depths below a job root: framework/ is 1, framework/<framework> 2,
  * its profiler folders 3, node folders 4, interval folders 5. */
@@ -236,6 +242,106 @@ test_node_folders_by_name (void)
   core_test_remove_tree (tmp);
 }
 
+/* A job of @n_nodes node folders, each a copy of a real job's first: copies,
+ * not links, so that the real job's files keep their change times, which
+ * other tests running at the same time key their parsed index on. Returns
+ * the job's folder, in a temporary folder of its own. */
+static char *
+make_copied_job (guint n_nodes)
+{
+  g_autofree char *from = g_test_build_filename (G_TEST_DIST, "data", "real-smdebug", "pt-cprofile", "framework",
+                                                 "pytorch", "cprofile", "0-algo-1", NULL);
+  g_autofree char *tmp = g_dir_make_tmp ("smprof-local-source-XXXXXX", NULL);
+  char *job = g_build_filename (tmp, "job", NULL);
+
+  for (guint i = 0; i < n_nodes; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("%u-algo-%u", i, i + 1);
+      g_autofree char *to = g_build_filename (job, "framework", "pytorch", "cprofile", name, NULL);
+
+      copy_tree (from, to);
+    }
+
+  return job;
+}
+
+/* The threads the node folders of @job were listed on. */
+static guint
+list_threads_of (const char *job)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SmprofSource) source = smprof_local_source_new (job, &error);
+  g_autoptr(SmprofListing) listing = smprof_listing_new ();
+  SmprofListingOptions options = { .stats_only = TRUE };
+
+  g_assert_no_error (error);
+  g_assert_true (smprof_source_list (source, &options, listing, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_kind (listing, SMPROF_LISTING_FILE), >, 0);
+
+  return _smprof_local_source_get_list_threads (SMPROF_LOCAL_SOURCE (source));
+}
+
+/* Folders in memory are listed on as many threads as there are cores: more
+ * would only take the CPU from the rest of the program (in the viewer, the
+ * main thread; 48 listing threads kept it from running for tens of ms). */
+static void
+test_threads_for_folders_in_memory (void)
+{
+  g_autofree char *job = make_copied_job (8);
+  g_autofree char *tmp = g_path_get_dirname (job);
+
+  list_threads_of (job);
+  g_assert_cmpuint (list_threads_of (job), ==, g_get_num_processors ());
+
+  core_test_remove_tree (tmp);
+}
+
+#ifndef TMPFS_MAGIC
+#define TMPFS_MAGIC 0x01021994
+#endif
+
+/* Folders read from the disk are listed on more threads than cores, so that
+ * more reads are in flight at once. */
+static void
+test_threads_for_folders_on_disk (void)
+{
+  g_autofree char *job = NULL;
+  g_autofree char *tmp = NULL;
+  struct statfs fs;
+  int fd;
+
+  if (access ("/proc/sys/vm/drop_caches", W_OK) != 0)
+    {
+      g_test_skip ("dropping the kernel's caches takes root");
+      return;
+    }
+
+  job = make_copied_job (8);
+  tmp = g_path_get_dirname (job);
+  if (statfs (tmp, &fs) != 0 || fs.f_type == TMPFS_MAGIC)
+    {
+      g_test_skip ("the temporary folder is in memory");
+      core_test_remove_tree (tmp);
+      return;
+    }
+
+  /* Written out, then dropped from memory: folders are read from the disk. */
+  fd = open (tmp, O_RDONLY | O_DIRECTORY);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (syncfs (fd), ==, 0);
+  close (fd);
+  fd = open ("/proc/sys/vm/drop_caches", O_WRONLY);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (write (fd, "3", 1), ==, 1);
+  close (fd);
+
+  g_assert_cmpuint (list_threads_of (job), >, g_get_num_processors ());
+  g_assert_cmpuint (list_threads_of (job), ==, g_get_num_processors ());
+
+  core_test_remove_tree (tmp);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -244,6 +350,8 @@ main (int   argc,
 
   g_test_add_func ("/local-source/links-list-the-same", test_links_list_the_same);
   g_test_add_func ("/local-source/node-folders-by-name", test_node_folders_by_name);
+  g_test_add_func ("/local-source/threads-for-folders-in-memory", test_threads_for_folders_in_memory);
+  g_test_add_func ("/local-source/threads-for-folders-on-disk", test_threads_for_folders_on_disk);
 
   return g_test_run ();
 }

@@ -9,7 +9,7 @@
  * folders, which are listed in parallel (each one by
  * smprof-local-source-node.c), and the framework timelines. */
 
-/* getdents64() */
+/* getdents64(), RUSAGE_THREAD */
 #define _GNU_SOURCE
 
 #include "config.h"
@@ -19,6 +19,7 @@
 #include <fcntl.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -322,14 +323,81 @@ lists_node_names (const SmprofListingOptions *options,
   return options->nodes_only && is_profiler_folder_name (slash != NULL ? slash + 1 : profiler_relative);
 }
 
-/* How many threads list node folders, whatever the number of cores: listing
- * a cold folder waits for the disk at every interval folder (its entries,
- * then its stats file's inode), and more requests in flight take less time
- * in all (see tests/bench/README.md); a warm one costs a few more threads.
- * On the large corpus, a second open of one node with the page cache
- * dropped took 240-280 ms on 16, 200-218 ms on 48, no less on 64 or 96, and
- * 2-4 ms more warm (55 to 58 ms). */
+/* How many threads list node folders that are not in memory, whatever the
+ * number of cores: listing a cold folder waits for the disk at every
+ * interval folder (its entries, then its stats file's inode), and more
+ * requests in flight take less time in all (see tests/bench/README.md). On
+ * the large corpus, a second open of one node with the page cache dropped
+ * took 240-280 ms on 16, 200-218 ms on 48, no less on 64 or 96.
+ *
+ * Folders in memory are listed on as many threads as there are cores: there
+ * the threads only compete for them. In the viewer, 48 of them starting
+ * while a 256-node job's page was opening kept its main thread from running
+ * for 30-70 ms in six runs of seven (and once 140 ms), with no gain in the
+ * time to the page. */
 #define LIST_THREADS 48
+
+/* What looking into a node folder in memory takes at most, in µs: longer,
+ * it is taken to wait for a disk the kernel does not count (a network file
+ * system). */
+#define CACHED_PROBE_US 2000
+
+/* Whether the node folder @node_relative is in memory: the first interval
+ * folder it lists looked into for its stats file, with nothing read from a
+ * disk by this thread meanwhile, and quickly. What it reads the listing
+ * would read first anyway. A job's folders are written, and read, together:
+ * the first one tells of the others. */
+static gboolean
+node_folder_is_cached (SmprofLocalSource *self,
+                       const char        *node_relative)
+{
+  g_autofree char *path = g_build_filename (self->root, node_relative, NULL);
+  gint64 started = g_get_monotonic_time ();
+  struct rusage before, after;
+  gboolean read_disk = TRUE;
+  int fd;
+
+  if (getrusage (RUSAGE_THREAD, &before) != 0)
+    return FALSE;
+
+  fd = open (path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd >= 0)
+    {
+#if defined(__GLIBC__) && __GLIBC_PREREQ (2, 30)
+      union { struct dirent64 align; char bytes[4096]; } buffer;
+      ssize_t length = getdents64 (fd, buffer.bytes, sizeof buffer.bytes);
+
+      for (ssize_t offset = 0; offset < length;)
+        {
+          const struct dirent64 *dent = (const struct dirent64 *) (gpointer) (buffer.bytes + offset);
+          char probe[512];
+          struct stat st;
+
+          offset += dent->d_reclen;
+          if (strcmp (dent->d_name, ".") == 0 || strcmp (dent->d_name, "..") == 0)
+            continue;
+          /* Either answer will do: the lookup is what is measured. */
+          if (g_snprintf (probe, sizeof probe, "%s/python_stats", dent->d_name) < (int) sizeof probe)
+            (void) !fstatat (fd, probe, &st, 0);
+          break;
+        }
+#endif
+      close (fd);
+    }
+
+  if (getrusage (RUSAGE_THREAD, &after) == 0)
+    read_disk = after.ru_inblock != before.ru_inblock;
+
+  return !read_disk && g_get_monotonic_time () - started < CACHED_PROBE_US;
+}
+
+/* How many threads the last listing of a profiler folder allowed for its
+ * node folders: for tests. */
+guint
+_smprof_local_source_get_list_threads (SmprofLocalSource *self)
+{
+  return self->list_threads;
+}
 
 /* Node folders are listed in parallel, each into its own listing; the
  * listings are then joined in name order, so the result does not depend on
@@ -346,7 +414,9 @@ list_profiler_folder (SmprofLocalSource          *self,
   g_autoptr(GPtrArray) nodes = NULL;
   g_autoptr(GError) error = NULL;
   NodeBatch batch = { self, options, NULL, NULL, NULL, cancellable, 1 };
-  guint n_threads = MAX (g_get_num_processors (), LIST_THREADS);
+  const char *first_full = NULL;
+  const char *first_node = NULL;
+  guint n_threads;
   guint n_full = 0;
 
   names = _smprof_local_source_read_sorted_folder (path, &error);
@@ -390,9 +460,18 @@ list_profiler_folder (SmprofLocalSource          *self,
     {
       const char *node_relative = g_ptr_array_index (nodes, i);
 
-      if (node_relative != NULL && !lists_names_only (options, node_relative))
-        n_full++;
+      if (node_relative == NULL)
+        continue;
+      if (first_node == NULL)
+        first_node = node_relative;
+      if (!lists_names_only (options, node_relative) && n_full++ == 0)
+        first_full = node_relative;
     }
+  /* Node folders read for their names alone wait for the disk too. */
+  n_threads = g_get_num_processors ();
+  if (first_node != NULL && !node_folder_is_cached (self, first_full != NULL ? first_full : first_node))
+    n_threads = MAX (n_threads, LIST_THREADS);
+  self->list_threads = n_threads;
   if (n_full > 0 && n_full < n_threads)
     batch.n_parts = n_threads / n_full;
 

@@ -20,6 +20,7 @@ struct _SmprofLocalSource
   char    *root;   /* the folder that holds framework/, absolute */
   char    *scope;  /* what to list, relative to root: framework[/<fw>[/<profiler>]] */
   guint    scope_depth;
+  guint    list_threads;   /* how many listed node folders, the last time */
 };
 
 /**
@@ -41,6 +42,7 @@ gboolean _smprof_local_source_is_directory (const char        *path);
 guint64  _smprof_local_source_version      (const struct stat *st);
 
 /* smprof-local-source-listing.c */
+guint    _smprof_local_source_get_list_threads   (SmprofLocalSource           *self);
 void     _smprof_local_source_add_io_problem     (SmprofListing               *listing,
                                                   const char                  *relative,
                                                   GError                      *error);
