@@ -8,6 +8,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "smprof-background.h"
 #include "smprof-release.h"
 #include "smprof-session-private.h"
 
@@ -84,7 +85,7 @@ compute_steps_async (SmprofSession       *self,
   g_task_set_source_tag (task, compute_steps_async);
   g_task_set_priority (task, G_PRIORITY_LOW);
   g_task_set_task_data (task, request, steps_request_free);
-  g_task_run_in_thread (task, compute_in_thread);
+  smprof_task_run_in_background (task, compute_in_thread);
 }
 
 static SmprofStepStats *

@@ -10,6 +10,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "smprof-background.h"
 #include "smprof-node-matrix-private.h"
 #include "smprof-ui-format.h"
 
@@ -196,7 +197,7 @@ rebuild (SmprofNodeMatrix *self)
   g_task_set_task_data (task, smprof_step_stats_ref (self->stats), (GDestroyNotify) smprof_step_stats_unref);
   g_object_set_data (G_OBJECT (task), "smprof-top-n", GUINT_TO_POINTER (self->top_n));
   g_object_set_data (G_OBJECT (task), "smprof-pinned", GUINT_TO_POINTER (self->pinned));
-  g_task_run_in_thread (task, compute_in_thread);
+  smprof_task_run_in_background (task, compute_in_thread);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMPUTING]);
 }
 

@@ -10,6 +10,7 @@
 
 #include "config.h"
 
+#include "smprof-background.h"
 #include "smprof-range-index-private.h"
 
 /* A column seen in at most this many of a node's intervals is summed from
@@ -146,7 +147,7 @@ smprof_range_index_new_async (SmprofJob           *job,
   task = g_task_new (job, cancellable, callback, user_data);
   g_task_set_source_tag (task, smprof_range_index_new_async);
   g_task_set_task_data (task, data, new_data_free);
-  g_task_run_in_thread (task, new_in_thread);
+  smprof_task_run_in_background (task, new_in_thread);
 }
 
 SmprofRangeIndex *

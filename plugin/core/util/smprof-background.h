@@ -1,0 +1,21 @@
+/* smprof-background.h: work that fills in later, below the main thread
+ *
+ * SPDX-FileCopyrightText: 2026 The smprof authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+/* How many nice steps below its caller background work runs: enough that a
+ * busy main thread gets a core (CFS weights 1024 against 110 at 10), little
+ * enough that a lock such a thread holds is never long held up. */
+#define SMPROF_BACKGROUND_NICE 10
+
+void smprof_task_run_in_background (GTask           *task,
+                                    GTaskThreadFunc  task_func);
+
+G_END_DECLS
