@@ -101,6 +101,67 @@ save (GtkWidget  *widget,
   ui_test_save_local (texture, name);
 }
 
+/* Render nodes under @node, itself included. */
+static guint
+count_nodes (GskRenderNode *node)
+{
+  guint n = 1;
+
+  switch ((int) gsk_render_node_get_node_type (node))
+    {
+    case GSK_CONTAINER_NODE:
+      for (guint i = 0; i < gsk_container_node_get_n_children (node); i++)
+        n += count_nodes (gsk_container_node_get_child (node, i));
+      break;
+    case GSK_TRANSFORM_NODE:
+      n += count_nodes (gsk_transform_node_get_child (node));
+      break;
+    case GSK_CLIP_NODE:
+      n += count_nodes (gsk_clip_node_get_child (node));
+      break;
+    default:
+      break;
+    }
+
+  return n;
+}
+
+/* The overview strip as drawn: the share of its pixels in the colour of
+ * @mode, and the render nodes of its frame. */
+static void
+overview_drawn (SmprofTimelineOverview *overview,
+                SmprofMode              mode,
+                double                 *share,
+                guint                  *n_nodes)
+{
+  GtkWidget *widget = GTK_WIDGET (overview);
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) frame = NULL;
+  g_autoptr(GdkTexture) texture = ui_test_render (widget);
+  int width = gdk_texture_get_width (texture), height = gdk_texture_get_height (texture);
+  g_autofree guint8 *pixels = g_malloc ((gsize) width * height * 4);
+  GdkRGBA color;
+  guint matching = 0;
+
+  gdk_paintable_snapshot (paintable, snapshot, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
+  frame = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (frame);
+  *n_nodes = count_nodes (frame);
+
+  smprof_timeline_get_mode_color (mode, FALSE, &color);
+  gdk_texture_download (texture, pixels, (gsize) width * 4);
+  for (int i = 0; i < width * height; i++)
+    {
+      /* Cairo's ARGB32, premultiplied; the strip's colours are opaque. */
+      const guint8 *p = pixels + 4 * i;
+
+      matching += ABS (p[2] - color.red * 255) <= 2 && ABS (p[1] - color.green * 255) <= 2 &&
+                  ABS (p[0] - color.blue * 255) <= 2 && p[3] == 255;
+    }
+  *share = (double) matching / ((double) width * height);
+}
+
 /* "0-algo-1" … in natural order: the number before the first dash. */
 static void
 check_natural_order (const char * const *ids,
@@ -212,6 +273,21 @@ test_first_view (void)
   g_assert_true (smprof_timeline_overview_get_window (overview, &x0, &x1));
   g_assert_cmpfloat (x0, >, 1);
   g_assert_cmpfloat (x1, <, width - 1);
+
+  /* Its bands are one image, in the modes' colours: a handful of render
+   * nodes however many nodes the job has (there were a rectangle per run
+   * of each node's intervals, 1,477 here, and 53 % of the pixels in the
+   * TRAIN colour, as now). */
+  {
+    double train_share;
+    guint n_nodes;
+
+    overview_drawn (overview, SMPROF_MODE_TRAIN, &train_share, &n_nodes);
+    g_test_message ("overview: %u render nodes, %.0f %% of its pixels in the TRAIN colour", n_nodes,
+                    train_share * 100);
+    g_assert_cmpuint (n_nodes, <, 16);
+    g_assert_cmpfloat (train_share, >, 0.2);
+  }
 
   /* One click on Fit: everything, initialization and finalization too. */
   click (viewer_test_find (GTK_WIDGET (page), "zoom-fit"));
