@@ -333,8 +333,8 @@ lists_node_names (const SmprofListingOptions *options,
  * Folders in memory are listed on as many threads as there are cores: there
  * the threads only compete for them. In the viewer, 48 of them starting
  * while a 256-node job's page was opening kept its main thread from running
- * for 30-70 ms in six runs of seven (and once 140 ms), with no gain in the
- * time to the page. */
+ * for 30-68 ms in six runs of seven (178 ms once in another series), and
+ * the first answer came no sooner. */
 #define LIST_THREADS 48
 
 /* What looking into a node folder in memory takes at most, in µs: longer,
