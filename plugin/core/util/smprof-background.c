@@ -7,10 +7,10 @@
 /* What the viewer fills in after a job's first answer (the range index of
  * every node, the statistics per step, the node matrix's figures) took both
  * cores for seconds on a 256-node job, at the priority of its main thread:
- * the frame that showed the first answer then got a third of the CPU, and
- * took 50-57 ms instead of the 30 it needs. On a thread of its own, at a
- * lower priority, such work takes the CPU the main thread leaves, and does
- * not take it from the frames. */
+ * the frame that showed the first answer had the CPU for about half of its
+ * 57 ms (29 samples of 57 in a profile). On a thread of its own, at a lower
+ * priority, such work takes the CPU the main thread leaves, and does not
+ * take it from the frames. */
 
 #include "config.h"
 

@@ -11,8 +11,8 @@
 G_BEGIN_DECLS
 
 /* How many nice steps below its caller background work runs: enough that a
- * busy main thread gets a core (CFS weights 1024 against 110 at 10), little
- * enough that a lock such a thread holds is never long held up. */
+ * busy main thread gets a core (CFS weights 1024 against 110 at 10), and not
+ * the lowest, at which a lock such a thread holds could wait long for it. */
 #define SMPROF_BACKGROUND_NICE 10
 
 void smprof_task_run_in_background (GTask           *task,
