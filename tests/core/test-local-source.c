@@ -316,6 +316,11 @@ test_threads_for_folders_on_disk (void)
       g_test_skip ("dropping the kernel's caches takes root");
       return;
     }
+  if (g_get_num_processors () >= 48)
+    {
+      g_test_skip ("this machine has as many cores as the listing has threads for a disk");
+      return;
+    }
 
   job = make_copied_job (8);
   tmp = g_path_get_dirname (job);

@@ -337,24 +337,19 @@ lists_node_names (const SmprofListingOptions *options,
  * the first answer came no sooner. */
 #define LIST_THREADS 48
 
-/* What looking into a node folder in memory takes at most, in µs: longer,
- * it is taken to wait for a disk the kernel does not count (a network file
- * system). */
-#define CACHED_PROBE_US 2000
-
 /* Whether the node folder @node_relative is in memory: the first interval
  * folder it lists looked into for its stats file, with nothing read from a
- * disk by this thread meanwhile, and quickly. What it reads the listing
- * would read first anyway. A job's folders are written, and read, together:
- * the first one tells of the others. */
+ * disk by this thread meanwhile, and without waiting (no voluntary context
+ * switch: a network file system's answer is waited for too, while being
+ * preempted is not waiting). What it reads the listing would read first
+ * anyway. A job's folders are written, and read, together: the first one
+ * tells of the others. */
 static gboolean
 node_folder_is_cached (SmprofLocalSource *self,
                        const char        *node_relative)
 {
   g_autofree char *path = g_build_filename (self->root, node_relative, NULL);
-  gint64 started = g_get_monotonic_time ();
   struct rusage before, after;
-  gboolean read_disk = TRUE;
   int fd;
 
   if (getrusage (RUSAGE_THREAD, &before) != 0)
@@ -385,10 +380,8 @@ node_folder_is_cached (SmprofLocalSource *self,
       close (fd);
     }
 
-  if (getrusage (RUSAGE_THREAD, &after) == 0)
-    read_disk = after.ru_inblock != before.ru_inblock;
-
-  return !read_disk && g_get_monotonic_time () - started < CACHED_PROBE_US;
+  return getrusage (RUSAGE_THREAD, &after) == 0 && after.ru_inblock == before.ru_inblock &&
+         after.ru_nvcsw == before.ru_nvcsw;
 }
 
 /* How many threads the last listing of a profiler folder allowed for its
