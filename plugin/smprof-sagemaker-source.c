@@ -6,6 +6,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "smprof-background.h"
 #include "smprof-job-page.h"
 #include "smprof-local-source.h"
 #include "smprof-s3-source.h"
@@ -295,7 +296,7 @@ smprof_sagemaker_source_open_async (SmvDataSource       *source,
   smv_progress_set_fraction (progress, 0.0);
   smv_progress_set_text (progress, _("Starting…"));
 
-  g_task_run_in_thread (task, open_in_thread);
+  smprof_task_run_awaited (task, open_in_thread);
 }
 
 static SmvDocument *

@@ -7,6 +7,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "smprof-background.h"
 #include "smprof-session-private.h"
 
 struct _SmprofSessionCompare
@@ -157,7 +158,7 @@ maybe_build_diff (SmprofSession *self)
   task = g_task_new (self, compare->cancellable, build_diff_cb, NULL);
   g_task_set_source_tag (task, maybe_build_diff);
   g_task_set_task_data (task, request, diff_request_free);
-  g_task_run_in_thread (task, build_diff_in_thread);
+  smprof_task_run_awaited (task, build_diff_in_thread);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -256,7 +257,7 @@ aggregate_a (SmprofSession *self)
   task = g_task_new (self, compare->cancellable, aggregate_side_cb, NULL);
   g_task_set_source_tag (task, aggregate_a);
   g_task_set_task_data (task, request, side_request_free);
-  g_task_run_in_thread (task, aggregate_side_in_thread);
+  smprof_task_run_awaited (task, aggregate_side_in_thread);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "smprof-background.h"
 #include "smprof-session-private.h"
 
 /* A refresh opens the job again on a worker (smprof_job_open() with the
@@ -116,7 +117,7 @@ smprof_session_refresh_async (SmprofSession       *self,
   g_task_set_source_tag (reopen, reopen_in_thread);
   g_task_set_priority (reopen, G_PRIORITY_LOW);
   g_task_set_task_data (reopen, g_object_ref (self->job), g_object_unref);
-  g_task_run_in_thread (reopen, reopen_in_thread);
+  smprof_task_run_awaited (reopen, reopen_in_thread);
 }
 
 /**

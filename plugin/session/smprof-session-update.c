@@ -7,6 +7,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "smprof-background.h"
 #include "smprof-session-private.h"
 
 /* Reading stats files is the job's business (smprof_job_load_stats() keeps
@@ -185,7 +186,7 @@ aggregate_async (SmprofSession       *self,
 
   g_task_set_source_tag (task, aggregate_async);
   g_task_set_task_data (task, request, request_free);
-  g_task_run_in_thread (task, aggregate_in_thread);
+  smprof_task_run_awaited (task, aggregate_in_thread);
 }
 
 static Answer *
