@@ -94,6 +94,7 @@ struct _SmprofJobPage
   GtkPopover           *outliers_popover;
   SmprofOutlierList    *outlier_list;
   GtkSpinner           *busy_spinner;
+  guint                 busy_spinner_delay;   /* source that shows it */
   GtkLabel             *status_label;
   GtkToggleButton      *hide_libraries_button;
   GtkWidget            *transforms_bar;

@@ -49,13 +49,41 @@ static guint signals[N_SIGNALS];
 /* ------------------------------------------------------------------------ */
 /* Following the session                                                    */
 
+/* A wait shorter than this shows no spinner: an answer from the range
+ * index comes in milliseconds, and a spinner shown for a frame or two reads
+ * as flicker. Its first frame also loads its icon, an SVG, and with it the
+ * SVG loader, about 6 ms that fell into the frame that first showed a page
+ * (at 256 nodes, the longest of the opening). */
+#define BUSY_SPINNER_DELAY_MS 300
+
+static gboolean
+show_busy_spinner_cb (gpointer user_data)
+{
+  SmprofJobPage *self = user_data;
+
+  self->busy_spinner_delay = 0;
+  gtk_widget_set_visible (GTK_WIDGET (self->busy_spinner), TRUE);
+  gtk_spinner_set_spinning (self->busy_spinner, TRUE);
+
+  return G_SOURCE_REMOVE;
+}
+
 static void
 session_busy_cb (SmprofJobPage *self)
 {
   gboolean busy = smprof_session_get_busy (self->session);
 
-  gtk_widget_set_visible (GTK_WIDGET (self->busy_spinner), busy);
-  gtk_spinner_set_spinning (self->busy_spinner, busy);
+  if (!busy)
+    {
+      g_clear_handle_id (&self->busy_spinner_delay, g_source_remove);
+      gtk_widget_set_visible (GTK_WIDGET (self->busy_spinner), FALSE);
+      gtk_spinner_set_spinning (self->busy_spinner, FALSE);
+    }
+  else if (self->busy_spinner_delay == 0 && !gtk_widget_get_visible (GTK_WIDGET (self->busy_spinner)))
+    {
+      self->busy_spinner_delay = g_timeout_add (BUSY_SPINNER_DELAY_MS, show_busy_spinner_cb, self);
+      g_source_set_name_by_id (self->busy_spinner_delay, "[smprof] busy spinner");
+    }
   gtk_accessible_update_state (GTK_ACCESSIBLE (self->views_stack), GTK_ACCESSIBLE_STATE_BUSY, busy, -1);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
@@ -136,6 +164,7 @@ smprof_job_page_dispose (GObject *object)
   /* The session's workers hold it until they end: stop them now. */
   if (self->session != NULL)
     smprof_session_cancel (self->session);
+  g_clear_handle_id (&self->busy_spinner_delay, g_source_remove);
 
   _smprof_job_page_export_dispose (self);
   _smprof_job_page_refresh_dispose (self);

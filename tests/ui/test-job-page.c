@@ -23,6 +23,7 @@
 #include "smprof-flame-graph-private.h"
 #include "smprof-job-page-private.h"
 #include "smprof-sagemaker-source.h"
+#include "smprof-session-private.h"
 #include "smprof-timeline-private.h"
 #include "smv-source-registry.h"
 #include "smv-window.h"
@@ -460,6 +461,92 @@ test_keyboard_and_colours (void)
   close_window (window);
 }
 
+/* ------------------------------------------------------------------------ */
+/* The busy spinner                                                         */
+
+typedef struct
+{
+  guint busy;      /* times the session went busy */
+  guint shown;     /* times the spinner was made visible */
+} BusySeen;
+
+static void
+count_busy_cb (SmprofSession *session,
+               GParamSpec    *pspec,
+               BusySeen      *seen)
+{
+  seen->busy += smprof_session_get_busy (session);
+}
+
+static void
+count_shown_cb (GtkWidget  *spinner,
+                GParamSpec *pspec,
+                BusySeen   *seen)
+{
+  seen->shown += gtk_widget_get_visible (spinner);
+}
+
+static gboolean
+spinner_shown (gpointer data)
+{
+  return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0;
+}
+
+/* A short wait shows no spinner (an answer in milliseconds would make it
+ * flash for a frame); a long one shows it, spinning, until it ends. */
+static void
+test_busy_spinner (void)
+{
+  SmprofJobPage *page;
+  SmvWindow *window;
+  GtkWidget *spinner;
+  BusySeen seen = { 0, 0 };
+  gulong busy_id, shown_id;
+  gint64 first, last;
+
+  VIEWER_TEST_REQUIRE_DISPLAY ();
+
+  window = open_job ("pt-cprofile", &page);
+  spinner = GTK_WIDGET (page->busy_spinner);
+  g_assert_false (gtk_widget_get_visible (spinner));
+  busy_id = g_signal_connect (page->session, "notify::busy", G_CALLBACK (count_busy_cb), &seen);
+  shown_id = g_signal_connect (spinner, "notify::visible", G_CALLBACK (count_shown_cb), &seen);
+
+  /* A new step range: the session is busy for its answer, briefly. */
+  g_assert_true (smprof_session_get_step_bounds (page->session, &first, &last));
+  g_assert_cmpint (last, >, first);
+  smprof_session_set_step_range (page->session, first, first);
+  g_assert_true (viewer_test_wait (page_ready, page, 30000));
+  viewer_test_spin (500);
+  g_assert_cmpuint (seen.busy, >=, 1);
+  g_assert_cmpuint (seen.shown, ==, 0);
+  g_assert_false (gtk_widget_get_visible (spinner));
+
+  /* A wait that lasts: nothing at first, the spinner after a moment, gone
+   * as soon as the wait ends. */
+  _smprof_session_set_busy (page->session, TRUE);
+  viewer_test_spin (100);
+  g_assert_false (gtk_widget_get_visible (spinner));
+  g_assert_true (viewer_test_wait (spinner_shown, spinner, 5000));
+  g_assert_true (gtk_spinner_get_spinning (GTK_SPINNER (spinner)));
+  g_assert_cmpuint (seen.shown, ==, 1);
+  _smprof_session_set_busy (page->session, FALSE);
+  g_assert_false (gtk_widget_get_visible (spinner));
+  g_assert_false (gtk_spinner_get_spinning (GTK_SPINNER (spinner)));
+
+  /* A wait that ends before the moment leaves nothing behind. */
+  _smprof_session_set_busy (page->session, TRUE);
+  viewer_test_spin (50);
+  _smprof_session_set_busy (page->session, FALSE);
+  viewer_test_spin (500);
+  g_assert_false (gtk_widget_get_visible (spinner));
+  g_assert_cmpuint (seen.shown, ==, 1);
+
+  g_signal_handler_disconnect (page->session, busy_id);
+  g_signal_handler_disconnect (spinner, shown_id);
+  close_window (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -477,6 +564,7 @@ main (int   argc,
 
   g_test_add_func ("/job-page/window-timeline", test_window_timeline);
   g_test_add_func ("/job-page/keyboard-and-colours", test_keyboard_and_colours);
+  g_test_add_func ("/job-page/busy-spinner", test_busy_spinner);
 
   status = g_test_run ();
   g_clear_object (&registry);
