@@ -58,7 +58,9 @@ static const char *worst_phase = "";
 static void
 set_phase (const char *name)
 {
-  phase = name;
+  /* A view's name belongs to its stack page, gone with the window before
+   * the figures are printed. */
+  phase = g_intern_string (name);
   if (g_getenv ("SMPROF_BENCH_STALL_LOG") != NULL)
     g_printerr ("phase %s at %" G_GINT64_FORMAT "\n", name, g_get_monotonic_time ());
 }
