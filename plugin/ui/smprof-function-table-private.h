@@ -50,6 +50,9 @@ struct _SmprofFunctionTable
   GtkColumnView       *column_view;
   GtkSingleSelection  *selection;
   GListStore          *shown_store;
+  GtkSliceListModel   *shown_slice;
+  guint                grow_tick;     /* a first answer's rows coming in */
+  gboolean             grow_started;  /* its first frame is under way */
   GtkSortListModel    *sort_model;
   GtkFilterListModel  *filter_model;
   GtkStringFilter     *string_filter;
@@ -104,6 +107,7 @@ void _smprof_function_table_update_count_columns (SmprofFunctionTable *self);
 
 /* smprof-function-table.c */
 void _smprof_function_table_show_sorted_rows   (SmprofFunctionTable *self);
+void _smprof_function_table_show_all_rows      (SmprofFunctionTable *self);
 
 /* smprof-function-table-steps.c */
 void _smprof_function_table_apply_steps         (SmprofFunctionTable *self,

@@ -545,6 +545,130 @@ test_cells_kept (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A first answer's rows come in a frame's worth at a time: GTK 4.8's column
+ * view binds and measures up to ~200 rows at once, visible or not, and on
+ * a 256-node job that frame took 52-55 ms. What each frame bound, in row
+ * widgets, as the frame clock updates. */
+typedef struct
+{
+  GtkWidget *table;
+  GArray    *bound;    /* guint per frame */
+} FrameRows;
+
+static gboolean
+count_bound_rows_cb (GtkWidget     *widget,
+                     GdkFrameClock *clock,
+                     gpointer       user_data)
+{
+  FrameRows *frames = user_data;
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+  guint n;
+
+  ui_test_collect_rows (frames->table, rows);
+  n = rows->len;
+  g_array_append_val (frames->bound, n);
+
+  return G_SOURCE_CONTINUE;
+}
+
+static GtkColumnView *
+function_list (GtkWidget *widget)
+{
+  if (GTK_IS_COLUMN_VIEW (widget) && g_strcmp0 (gtk_widget_get_name (widget), "function-list") == 0)
+    return GTK_COLUMN_VIEW (widget);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkColumnView *found = function_list (child);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static void
+test_rows_come_in (void)
+{
+  GtkWidget *table = smprof_function_table_new ();
+  g_autoptr(GArray) bound = g_array_new (FALSE, FALSE, sizeof (guint));
+  FrameRows frames = { table, bound };
+  guint n = smprof_profile_get_n_functions (cprofile);
+  guint tick, most = 0, first_bound;
+  GListModel *view_model;
+  GtkWidget *window;
+  guint32 deep_func;
+
+  g_assert_cmpuint (n, >, 250);
+  window = ui_test_present (table, 1280, 720);
+  ui_test_settle ();
+  view_model = G_LIST_MODEL (gtk_column_view_get_model (function_list (table)));
+  g_assert_cmpuint (g_list_model_get_n_items (view_model), ==, 0);
+
+  /* The first frame's worth at once, filling more than the view ... */
+  tick = gtk_widget_add_tick_callback (table, count_bound_rows_cb, &frames, NULL);
+  smprof_function_table_set_profile (SMPROF_FUNCTION_TABLE (table), cprofile);
+  g_assert_cmpuint (g_list_model_get_n_items (view_model), >=, 30);
+  g_assert_cmpuint (g_list_model_get_n_items (view_model), <=, 50);
+
+  /* ... then the rest over the next frames, until all are in. */
+  while (g_list_model_get_n_items (view_model) < n)
+    g_main_context_iteration (NULL, TRUE);
+  ui_test_settle ();
+  gtk_widget_remove_tick_callback (table, tick);
+
+  first_bound = 0;
+  for (guint i = 0; i < bound->len; i++)
+    {
+      guint now = g_array_index (bound, guint, i);
+      guint before = i > 0 ? g_array_index (bound, guint, i - 1) : 0;
+
+      if (first_bound == 0)
+        first_bound = now;
+      if (now > before)
+        most = MAX (most, now - before);
+    }
+  g_test_message ("%u frames; %u rows bound in the first, at most %u more in one, %u at the end",
+                  bound->len, first_bound, most, g_array_index (bound, guint, bound->len - 1));
+  g_assert_cmpuint (bound->len, >=, 4);
+  g_assert_cmpuint (most, <=, 50);
+  /* as many as GTK keeps bound in the end (about 205 here) */
+  g_assert_cmpuint (g_array_index (bound, guint, bound->len - 1), >=, 150);
+  check_top_row (SMPROF_FUNCTION_TABLE (table), "rows come in");
+
+  /* A new answer of a table that has rows changes them where they are. */
+  smprof_function_table_set_profile (SMPROF_FUNCTION_TABLE (table), tf_cprofile);
+  g_assert_cmpuint (g_list_model_get_n_items (view_model), ==, smprof_profile_get_n_functions (tf_cprofile));
+
+  /* Whoever asks for a row by its position gets them all at once: the
+   * model, or choosing a function far down the list. */
+  smprof_function_table_set_profile (SMPROF_FUNCTION_TABLE (table), NULL);
+  smprof_function_table_set_profile (SMPROF_FUNCTION_TABLE (table), cprofile);
+  g_assert_cmpuint (g_list_model_get_n_items (view_model), <=, 50);
+  g_assert_cmpuint (g_list_model_get_n_items (smprof_function_table_get_model (SMPROF_FUNCTION_TABLE (table))), ==, n);
+
+  smprof_function_table_set_profile (SMPROF_FUNCTION_TABLE (table), NULL);
+  smprof_function_table_set_profile (SMPROF_FUNCTION_TABLE (table), tf_cprofile);
+  g_assert_cmpuint (g_list_model_get_n_items (view_model), <=, 50);
+  {
+    /* the function last in the table's order */
+    SmprofFunctionTable *other = SMPROF_FUNCTION_TABLE (g_object_ref_sink (smprof_function_table_new ()));
+    GListModel *all;
+
+    smprof_function_table_set_profile (other, tf_cprofile);
+    all = smprof_function_table_get_model (other);
+    deep_func = smprof_function_item_get_func (item_at (all, g_list_model_get_n_items (all) - 1));
+    g_object_unref (other);
+  }
+  smprof_function_table_set_selected_func (SMPROF_FUNCTION_TABLE (table), deep_func);
+  g_assert_cmpuint (smprof_function_table_get_selected_func (SMPROF_FUNCTION_TABLE (table)), ==, deep_func);
+  g_assert_cmpuint (g_list_model_get_n_items (view_model), ==, smprof_profile_get_n_functions (tf_cprofile));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* The selected function stays selected when a new order moves its row. */
 static void
 test_selection_follows_sort (void)
@@ -665,6 +789,7 @@ main (int   argc,
   g_test_add_func ("/function-table/screenshot", test_screenshot);
   g_test_add_func ("/function-table/name-tooltips", test_name_tooltips);
   g_test_add_func ("/function-table/cells-kept", test_cells_kept);
+  g_test_add_func ("/function-table/rows-come-in", test_rows_come_in);
   g_test_add_func ("/function-table/item-assign", test_item_assign);
   g_test_add_func ("/function-table/selection-follows-sort", test_selection_follows_sort);
 
