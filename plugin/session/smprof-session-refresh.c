@@ -117,7 +117,9 @@ smprof_session_refresh_async (SmprofSession       *self,
   g_task_set_source_tag (reopen, reopen_in_thread);
   g_task_set_priority (reopen, G_PRIORITY_LOW);
   g_task_set_task_data (reopen, g_object_ref (self->job), g_object_unref);
-  smprof_task_run_awaited (reopen, reopen_in_thread);
+  /* Live refreshes come every few seconds while the user works: below the
+   * answers they wait for. */
+  smprof_task_run_in_background (reopen, reopen_in_thread);
 }
 
 /**
