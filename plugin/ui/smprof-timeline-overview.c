@@ -107,10 +107,11 @@ canvas_fill (const Canvas *canvas,
              double        y0,
              double        y1)
 {
-  int left = (int) MAX (0, x0 * canvas->scale);
-  int right = (int) MIN (canvas->width, x1 * canvas->scale);
-  int top = (int) MAX (0, y0 * canvas->scale);
-  int bottom = (int) MIN (canvas->height, y1 * canvas->scale);
+  /* clamped as doubles: a value past an int's range is not cast */
+  int left = (int) CLAMP (x0 * canvas->scale, 0, canvas->width);
+  int right = (int) CLAMP (x1 * canvas->scale, 0, canvas->width);
+  int top = (int) CLAMP (y0 * canvas->scale, 0, canvas->height);
+  int bottom = (int) CLAMP (y1 * canvas->scale, 0, canvas->height);
 
   for (int y = top; y < bottom; y++)
     {

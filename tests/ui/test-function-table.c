@@ -571,6 +571,13 @@ count_bound_rows_cb (GtkWidget     *widget,
   return G_SOURCE_CONTINUE;
 }
 
+static gboolean
+set_true_cb (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
 static GtkColumnView *
 function_list (GtkWidget *widget)
 {
@@ -596,7 +603,8 @@ test_rows_come_in (void)
   g_autoptr(GArray) bound = g_array_new (FALSE, FALSE, sizeof (guint));
   FrameRows frames = { table, bound };
   guint n = smprof_profile_get_n_functions (cprofile);
-  guint tick, most = 0, first_bound;
+  guint tick, most = 0, first_bound, timeout;
+  gboolean timed_out = FALSE;
   GListModel *view_model;
   GtkWidget *window;
   guint32 deep_func;
@@ -614,8 +622,11 @@ test_rows_come_in (void)
   g_assert_cmpuint (g_list_model_get_n_items (view_model), <=, 50);
 
   /* ... then the rest over the next frames, until all are in. */
-  while (g_list_model_get_n_items (view_model) < n)
+  timeout = g_timeout_add_seconds (30, set_true_cb, &timed_out);
+  while (g_list_model_get_n_items (view_model) < n && !timed_out)
     g_main_context_iteration (NULL, TRUE);
+  g_assert_false (timed_out);
+  g_source_remove (timeout);
   ui_test_settle ();
   gtk_widget_remove_tick_callback (table, tick);
 
