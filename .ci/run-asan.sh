@@ -26,6 +26,7 @@ export LSAN_OPTIONS="suppressions=$PWD/.ci/lsan.supp:print_suppressions=0"
 wrap=()
 if command -v xvfb-run >/dev/null && command -v dbus-run-session >/dev/null; then
   export GTK_A11Y=none GDK_DEBUG=gl-disable
-  wrap=(dbus-run-session -- xvfb-run -a -s '-screen 0 1920x1200x24')
+  # -noreset: see build-aux/run-tests.sh
+  wrap=(dbus-run-session -- xvfb-run -a -s '-screen 0 1920x1200x24 -noreset')
 fi
 "${wrap[@]}" meson test -C "$build" --print-errorlogs --num-processes 2 --timeout-multiplier 3

@@ -19,7 +19,8 @@ export SMPROF_VALGRIND=1
 wrap=()
 if command -v xvfb-run >/dev/null && command -v dbus-run-session >/dev/null; then
   export GTK_A11Y=none GDK_DEBUG=gl-disable
-  wrap=(dbus-run-session -- xvfb-run -a -s '-screen 0 1920x1200x24')
+  # -noreset: see build-aux/run-tests.sh
+  wrap=(dbus-run-session -- xvfb-run -a -s '-screen 0 1920x1200x24 -noreset')
 fi
 suites=(--suite valgrind)
 tests=$(meson test -C "$build" --list 2>/dev/null)

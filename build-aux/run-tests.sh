@@ -18,9 +18,12 @@ if [ ! -f "$build/build.ninja" ]; then
 fi
 meson compile -C "$build" || exit 1
 
+# -noreset: by default Xvfb resets when its last client leaves, and a test
+# that connects during the reset is refused ("cannot open display"); with
+# two tests starting and ending at random times that happens now and then.
 wrap=()
 if command -v xvfb-run >/dev/null && command -v xauth >/dev/null; then
-  wrap=(xvfb-run -a -s '-screen 0 1920x1200x24')
+  wrap=(xvfb-run -a -s '-screen 0 1920x1200x24 -noreset')
 elif [ -z "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
   echo "run-tests.sh: no xvfb-run and no display: the UI tests will be skipped" >&2
 fi
