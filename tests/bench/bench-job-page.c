@@ -30,6 +30,7 @@
 #include <smprof-viewer-api.h>
 
 #include "bench-main-loop.h"
+#include "render-node-count.h"
 #include "smprof-job-page-private.h"
 #include "smprof-sagemaker-source.h"
 #include "smprof-timeline-private.h"
@@ -176,33 +177,6 @@ max_of (const double *values,
   return worst;
 }
 
-/* Render nodes under @node, itself included. */
-static guint
-count_nodes (GskRenderNode *node)
-{
-  guint n = 1;
-
-  if (node == NULL)
-    return 0;
-  switch ((int) gsk_render_node_get_node_type (node))
-    {
-    case GSK_CONTAINER_NODE:
-      for (guint i = 0; i < gsk_container_node_get_n_children (node); i++)
-        n += count_nodes (gsk_container_node_get_child (node, i));
-      break;
-    case GSK_TRANSFORM_NODE:
-      n += count_nodes (gsk_transform_node_get_child (node));
-      break;
-    case GSK_CLIP_NODE:
-      n += count_nodes (gsk_clip_node_get_child (node));
-      break;
-    default:
-      break;
-    }
-
-  return n;
-}
-
 /* What GTK's cairo renderer does with @node each frame: ms per draw into
  * an image the size of the widget, median of 5. */
 static double
@@ -241,7 +215,7 @@ frame_cost (GtkWidget *widget,
 
   gdk_paintable_snapshot (paintable, snapshot, width, height);
   frame = gtk_snapshot_free_to_node (snapshot);
-  *n_nodes = frame != NULL ? count_nodes (frame) : 0;
+  *n_nodes = frame != NULL ? render_node_count (frame) : 0;
   *ms = frame != NULL ? draw_ms (frame, width, height) : 0;
 }
 

@@ -23,6 +23,7 @@
 #include "smv-source-registry.h"
 #include "smv-window.h"
 #include "page-test-util.h"
+#include "render-node-count.h"
 #include "ui-test-util.h"
 #include "viewer-test-utils.h"
 
@@ -101,31 +102,6 @@ save (GtkWidget  *widget,
   ui_test_save_local (texture, name);
 }
 
-/* Render nodes under @node, itself included. */
-static guint
-count_nodes (GskRenderNode *node)
-{
-  guint n = 1;
-
-  switch ((int) gsk_render_node_get_node_type (node))
-    {
-    case GSK_CONTAINER_NODE:
-      for (guint i = 0; i < gsk_container_node_get_n_children (node); i++)
-        n += count_nodes (gsk_container_node_get_child (node, i));
-      break;
-    case GSK_TRANSFORM_NODE:
-      n += count_nodes (gsk_transform_node_get_child (node));
-      break;
-    case GSK_CLIP_NODE:
-      n += count_nodes (gsk_clip_node_get_child (node));
-      break;
-    default:
-      break;
-    }
-
-  return n;
-}
-
 /* The overview strip as drawn: the share of its pixels in the colour of
  * @mode, and the render nodes of its frame. */
 static void
@@ -147,7 +123,7 @@ overview_drawn (SmprofTimelineOverview *overview,
   gdk_paintable_snapshot (paintable, snapshot, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
   frame = gtk_snapshot_free_to_node (snapshot);
   g_assert_nonnull (frame);
-  *n_nodes = count_nodes (frame);
+  *n_nodes = render_node_count (frame);
 
   smprof_timeline_get_mode_color (mode, FALSE, &color);
   gdk_texture_download (texture, pixels, (gsize) width * 4);
