@@ -21,29 +21,10 @@
 #include "page-test-util.h"
 #include "ui-test-util.h"
 #include "viewer-test-utils.h"
+#include "window-test-util.h"
 
 /* ------------------------------------------------------------------------ */
 /* Windows                                                                  */
-
-static gboolean
-is_mapped (gpointer data)
-{
-  return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0;
-}
-
-static gboolean
-shows_document (gpointer data)
-{
-  return g_strcmp0 (smv_window_get_view_name (data), "document") == 0;
-}
-
-static gboolean
-page_ready (gpointer data)
-{
-  SmprofJobPage *page = data;
-
-  return !smprof_job_page_get_busy (page) && smprof_job_page_get_selected_records (page) != NULL;
-}
 
 /* The outlier steps looked for: the toolbar's label holds their count. */
 static gboolean
@@ -62,33 +43,14 @@ layout_test_open_job (SmvSourceRegistry  *registry,
                       int                 height,
                       SmprofJobPage     **page)
 {
-  g_autoptr(GFile) job = g_file_new_for_path (path);
-  SmvWindow *window = smv_window_new (NULL, registry, NULL);
+  SmvWindow *window = window_test_open_job (registry, path, width, height, page);
 
-  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
-  gtk_window_present (GTK_WINDOW (window));
-  g_assert_true (viewer_test_wait (is_mapped, window, 5000));
-
-  smv_window_open (window, job);
-  g_assert_true (viewer_test_wait (shows_document, window, 30000));
-
-  *page = SMPROF_JOB_PAGE (smv_window_get_page (window));
-  g_assert_true (SMPROF_IS_JOB_PAGE (*page));
-  g_assert_true (viewer_test_wait (page_ready, *page, 120000));
   ui_test_settle ();
-
   /* The window is the size asked for (no window manager to say otherwise). */
   g_assert_cmpint (gdk_surface_get_width (gtk_native_get_surface (GTK_NATIVE (window))), ==, width);
   g_assert_cmpint (gdk_surface_get_height (gtk_native_get_surface (GTK_NATIVE (window))), ==, height);
 
   return window;
-}
-
-void
-layout_test_close_window (SmvWindow *window)
-{
-  gtk_window_destroy (GTK_WINDOW (window));
-  viewer_test_spin (100);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -291,7 +253,7 @@ layout_test_picture_64 (SmvSourceRegistry       *registry,
   window = layout_test_open_job (registry, path, picture->width, picture->height, &page);
   g_assert_cmpuint (page->timeline->rows->len, ==, 64);
   smprof_job_page_set_step_range (page, 2, 12);
-  g_assert_true (viewer_test_wait (page_ready, page, 60000));
+  g_assert_true (viewer_test_wait (window_test_page_ready, page, 60000));
   g_assert_true (viewer_test_wait (outliers_counted, page, 60000));
   page_test_press_shortcut (GTK_WIDGET (page), "<Control>3");
   ui_test_settle ();
@@ -345,7 +307,7 @@ layout_test_picture_64 (SmvSourceRegistry       *registry,
 
   ui_test_save (texture, picture->name);
 
-  layout_test_close_window (window);
+  window_test_close (window);
   core_test_remove_tree (tmp);
   adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
 }

@@ -36,7 +36,6 @@ SmvWindow *layout_test_open_job       (SmvSourceRegistry       *registry,
                                        int                      width,
                                        int                      height,
                                        SmprofJobPage          **page);
-void       layout_test_close_window   (SmvWindow               *window);
 gboolean   layout_test_bounds_in      (GtkWidget               *widget,
                                        GtkWidget               *target,
                                        graphene_rect_t         *bounds);

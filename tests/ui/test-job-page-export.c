@@ -27,6 +27,7 @@
 #include "smv-window.h"
 #include "ui-test-util.h"
 #include "viewer-test-utils.h"
+#include "window-test-util.h"
 
 #define WIDTH  1280
 #define HEIGHT 900
@@ -50,53 +51,13 @@ static SmvSourceRegistry *registry;
 /* ------------------------------------------------------------------------ */
 /* Opening the job                                                          */
 
-static gboolean
-is_mapped (gpointer data)
-{
-  return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0;
-}
-
-static gboolean
-shows_document (gpointer data)
-{
-  return g_strcmp0 (smv_window_get_view_name (data), "document") == 0;
-}
-
-static gboolean
-page_ready (gpointer data)
-{
-  SmprofJobPage *page = data;
-
-  return !smprof_job_page_get_busy (page) && smprof_job_page_get_selected_records (page) != NULL;
-}
-
 static SmvWindow *
 open_job (const char     *name,
           SmprofJobPage **page)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "real-smdebug", name, NULL);
-  g_autoptr(GFile) job = g_file_new_for_path (path);
-  SmvWindow *window = smv_window_new (NULL, registry, NULL);
-
-  gtk_window_set_default_size (GTK_WINDOW (window), WIDTH, HEIGHT);
-  gtk_window_present (GTK_WINDOW (window));
-  g_assert_true (viewer_test_wait (is_mapped, window, 5000));
-
-  smv_window_open (window, job);
-  g_assert_true (viewer_test_wait (shows_document, window, 30000));
-
-  *page = SMPROF_JOB_PAGE (smv_window_get_page (window));
-  g_assert_true (SMPROF_IS_JOB_PAGE (*page));
-  g_assert_true (viewer_test_wait (page_ready, *page, 60000));
-
+  g_autofree char *path = window_test_real_job (name);
+  SmvWindow *window = window_test_open_job (registry, path, WIDTH, HEIGHT, page);
   return window;
-}
-
-static void
-close_window (SmvWindow *window)
-{
-  gtk_window_destroy (GTK_WINDOW (window));
-  viewer_test_spin (100);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -343,7 +304,7 @@ test_export (void)
   /* Steps 3-5 of one node. */
   gtk_drop_down_set_selected (GTK_DROP_DOWN (viewer_test_find (GTK_WIDGET (page), "node-selector")), 1);
   smprof_job_page_set_step_range (page, 3, 5);
-  g_assert_true (viewer_test_wait (page_ready, page, 30000));
+  g_assert_true (viewer_test_wait (window_test_page_ready, page, 30000));
   description = smprof_job_page_dup_selection_description (page);
   g_test_message ("selection: %s", description);
   g_assert_cmpstr (description, ==, "train steps 3 (stepstart) – 5 (stepend)");
@@ -485,7 +446,7 @@ test_export (void)
     smprof_flame_graph_reset_zoom (flame_graph);
   }
 
-  close_window (window);
+  window_test_close (window);
 
   /* Pyinstrument: every format too; its pstats file holds a row per row of
    * the Functions table, with the same cumulative times. */
@@ -525,7 +486,7 @@ test_export (void)
         g_assert_cmpint (stats->funcs[i].cc, >=, 1);
       }
   }
-  close_window (window);
+  window_test_close (window);
 }
 
 static void
@@ -595,7 +556,7 @@ test_export_report (void)
   window = open_job ("pt-cprofile", &page);
   gtk_drop_down_set_selected (GTK_DROP_DOWN (viewer_test_find (GTK_WIDGET (page), "node-selector")), 1);
   smprof_job_page_set_step_range (page, 3, 5);
-  g_assert_true (viewer_test_wait (page_ready, page, 30000));
+  g_assert_true (viewer_test_wait (window_test_page_ready, page, 30000));
   description = smprof_job_page_dup_selection_description (page);
 
   g_assert_true (probe_sensitive (page, "job-page.export-report"));
@@ -649,7 +610,7 @@ test_export_report (void)
   g_assert_nonnull (strstr (html, "<svg"));
   g_assert_nonnull (strstr (html, "0-algo-1"));
 
-  close_window (window);
+  window_test_close (window);
 }
 
 int

@@ -30,48 +30,17 @@
 #include "page-test-util.h"
 #include "ui-test-util.h"
 #include "viewer-test-utils.h"
+#include "window-test-util.h"
 
 static SmvSourceRegistry *registry;
-
-static gboolean
-is_mapped (gpointer data)
-{
-  return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0;
-}
-
-static gboolean
-shows_document (gpointer data)
-{
-  return g_strcmp0 (smv_window_get_view_name (data), "document") == 0;
-}
-
-static gboolean
-page_ready (gpointer data)
-{
-  SmprofJobPage *page = data;
-
-  return !smprof_job_page_get_busy (page) && smprof_job_page_get_selected_records (page) != NULL;
-}
 
 static SmvWindow *
 open_job_at (const char     *path,
              SmprofJobPage **page)
 {
-  g_autoptr(GFile) job = g_file_new_for_path (path);
-  SmvWindow *window = smv_window_new (NULL, registry, NULL);
+  SmvWindow *window = window_test_open_job (registry, path, 1280, 800, page);
 
-  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
-  gtk_window_present (GTK_WINDOW (window));
-  g_assert_true (viewer_test_wait (is_mapped, window, 5000));
-
-  smv_window_open (window, job);
-  g_assert_true (viewer_test_wait (shows_document, window, 30000));
-
-  *page = SMPROF_JOB_PAGE (smv_window_get_page (window));
-  g_assert_true (SMPROF_IS_JOB_PAGE (*page));
-  g_assert_true (viewer_test_wait (page_ready, *page, 60000));
   ui_test_settle ();
-
   return window;
 }
 
@@ -82,13 +51,6 @@ open_job (const char     *name,
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "real-smdebug", name, NULL);
 
   return open_job_at (path, page);
-}
-
-static void
-close_window (SmvWindow *window)
-{
-  gtk_window_destroy (GTK_WINDOW (window));
-  viewer_test_spin (100);
 }
 
 static void
@@ -124,7 +86,7 @@ test_presets_tab_enter (void)
   origin = smprof_timeline_layout_get_origin_us (smprof_timeline_get_layout (page->timeline));
   smprof_timeline_set_align_by_step (page->timeline, FALSE);
   smprof_timeline_select_time_range (page->timeline, origin + 5.5e6, origin + 6.5e6);
-  g_assert_true (viewer_test_wait (page_ready, page, 30000));
+  g_assert_true (viewer_test_wait (window_test_page_ready, page, 30000));
   g_assert_cmpint (smprof_job_page_get_preset (page), ==, SMPROF_PRESET_NONE);
 
   g_signal_connect (page, "selection-changed", G_CALLBACK (count_cb), &n_changes);
@@ -150,10 +112,10 @@ test_presets_tab_enter (void)
   g_assert_cmpint (smprof_job_page_get_preset (page), ==, SMPROF_PRESET_FINALIZATION);
   g_assert_cmpstr (gtk_widget_get_name (focus), ==, "finalization");
   g_assert_true (gtk_widget_get_state_flags (focus) & GTK_STATE_FLAG_SELECTED);
-  g_assert_true (viewer_test_wait (page_ready, page, 30000));
+  g_assert_true (viewer_test_wait (window_test_page_ready, page, 30000));
 
   g_signal_handlers_disconnect_by_func (page, count_cb, &n_changes);
-  close_window (window);
+  window_test_close (window);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -203,13 +165,13 @@ test_f8_in_panes (void)
 
   gtk_widget_activate_action (GTK_WIDGET (page), "job-page.close-compare", NULL);
   g_assert_false (comparing (page));
-  g_assert_true (viewer_test_wait (page_ready, page, 30000));
+  g_assert_true (viewer_test_wait (window_test_page_ready, page, 30000));
   gtk_widget_grab_focus (list);
   ui_test_settle ();
   ui_test_x_keys (GTK_WIDGET (window), "shift+F8");
   g_assert_true (comparing (page));
 
-  close_window (window);
+  window_test_close (window);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -262,10 +224,10 @@ test_global_steps (void)
   ui_test_x_keys (GTK_WIDGET (window), "alt+7");
   g_assert_cmpint (smprof_job_page_get_preset (page), ==, SMPROF_PRESET_STEPS);
   g_assert_cmpint (smprof_job_page_get_selection (page)->mode, ==, SMPROF_MODE_GLOBAL);
-  g_assert_true (viewer_test_wait (page_ready, page, 30000));
+  g_assert_true (viewer_test_wait (window_test_page_ready, page, 30000));
 
   smprof_job_page_set_step_range (page, 4, 6);
-  g_assert_true (viewer_test_wait (page_ready, page, 30000));
+  g_assert_true (viewer_test_wait (window_test_page_ready, page, 30000));
   g_assert_cmpuint (smprof_job_page_get_selected_records (page)->len, >, 0);
   cli = cli_stats ((const char *[]) { path, "--step", "4", "--end-step", "6", "--mode", "global", "--node", "all", NULL });
   shown = smprof_profile_get_cprofile (smprof_job_page_get_profile (page));
@@ -276,7 +238,7 @@ test_global_steps (void)
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (cli, "intervals")), ==,
                     smprof_profile_get_records (smprof_job_page_get_profile (page))->len);
 
-  close_window (window);
+  window_test_close (window);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -317,7 +279,7 @@ test_step_typed_then_tab (void)
   ui_test_x_keys (GTK_WIDGET (window), "alt+7");
   g_assert_cmpint (smprof_job_page_get_selection (page)->start_step, ==, 3);
 
-  close_window (window);
+  window_test_close (window);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -427,7 +389,7 @@ table_has_step_stats (gpointer data)
 {
   SmprofJobPage *page = data;
 
-  return page_ready (page) && smprof_session_get_step_stats (page->session) != NULL &&
+  return window_test_page_ready (page) && smprof_session_get_step_stats (page->session) != NULL &&
          smprof_function_table_get_step_stats (page->function_table) == smprof_session_get_step_stats (page->session);
 }
 
@@ -465,7 +427,7 @@ test_functions_resort (void)
         {
           smprof_timeline_select_time_range (page->timeline, origin + (5.2 + 1.1 * i) * 1e6,
                                              origin + (5.6 + 1.9 * i) * 1e6);
-          g_assert_true (viewer_test_wait (page_ready, page, 30000));
+          g_assert_true (viewer_test_wait (window_test_page_ready, page, 30000));
           g_assert_true (viewer_test_wait (table_has_step_stats, page, 30000));
           ui_test_settle ();
           check_sorted_by (page->function_table, columns[c][1]);
@@ -473,7 +435,7 @@ test_functions_resort (void)
         }
     }
 
-  close_window (window);
+  window_test_close (window);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -32,20 +32,9 @@
 #include "smv-window.h"
 #include "ui-test-util.h"
 #include "viewer-test-utils.h"
+#include "window-test-util.h"
 
 static SmvSourceRegistry *registry;
-
-static gboolean
-is_mapped (gpointer data)
-{
-  return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0;
-}
-
-static gboolean
-shows_document (gpointer data)
-{
-  return g_strcmp0 (smv_window_get_view_name (data), "document") == 0;
-}
 
 static gboolean
 page_ready (gpointer data)
@@ -60,7 +49,6 @@ static void
 test_french_page (void)
 {
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "corpus-outliers-cprofile", NULL);
-  g_autoptr(GFile) job = g_file_new_for_path (path);
   g_autofree char *expected = NULL;
   g_autoptr(GdkTexture) texture = NULL;
   SmvWindow *window;
@@ -71,13 +59,7 @@ test_french_page (void)
 
   VIEWER_TEST_REQUIRE_DISPLAY ();
 
-  window = smv_window_new (NULL, registry, NULL);
-  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
-  gtk_window_present (GTK_WINDOW (window));
-  g_assert_true (viewer_test_wait (is_mapped, window, 5000));
-  smv_window_open (window, job);
-  g_assert_true (viewer_test_wait (shows_document, window, 30000));
-  page = SMPROF_JOB_PAGE (smv_window_get_page (window));
+  window = window_test_open_job (registry, path, 1280, 800, &page);
   g_assert_true (viewer_test_wait (page_ready, page, 60000));
   ui_test_settle ();
 

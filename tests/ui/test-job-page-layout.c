@@ -29,19 +29,12 @@
 #include "page-test-util.h"
 #include "ui-test-util.h"
 #include "viewer-test-utils.h"
+#include "window-test-util.h"
 
 static SmvSourceRegistry *registry;
 
 /* ------------------------------------------------------------------------ */
 /* Windows                                                                  */
-
-static gboolean
-page_ready (gpointer data)
-{
-  SmprofJobPage *page = data;
-
-  return !smprof_job_page_get_busy (page) && smprof_job_page_get_selected_records (page) != NULL;
-}
 
 static SmvWindow *
 open_job (const char     *name,
@@ -190,7 +183,7 @@ test_functions (void)
   ui_test_settle ();
   g_assert_false (callers_shown (page));
   g_assert_cmpuint (function_rows (page), ==, rows_small);
-  layout_test_close_window (window);
+  window_test_close (window);
 
   window = open_job ("pt-cprofile", 1920, 1080, &page);
   page_test_press_shortcut (GTK_WIDGET (page), "<Control>1");
@@ -199,7 +192,7 @@ test_functions (void)
   g_test_message ("1920x1080: %u function rows visible", rows_large);
   save (window, "layout-functions-1920x1080.png");
   g_assert_cmpuint (rows_large, >, rows_small + 8);
-  layout_test_close_window (window);
+  window_test_close (window);
 }
 
 /* The Per Step columns at 1280 px: the table scrolls sideways inside the
@@ -234,7 +227,7 @@ test_per_step_width (void)
     g_assert_cmpfloat (bounds.origin.x, >=, 0);
     g_assert_cmpfloat (bounds.origin.x + bounds.size.width, <=, gtk_widget_get_width (scroller));
   }
-  layout_test_close_window (window);
+  window_test_close (window);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -298,7 +291,7 @@ test_flame_graphs_and_compare (gconstpointer data)
 
   /* Steps 0–4 against 5–9 */
   smprof_job_page_set_step_range (page, 0, 4);
-  g_assert_true (viewer_test_wait (page_ready, page, 60000));
+  g_assert_true (viewer_test_wait (window_test_page_ready, page, 60000));
   g_assert_true (smprof_session_compare_current (page->session));
   smprof_job_page_set_step_range (page, 5, 9);
   g_assert_true (viewer_test_wait (has_diff, page, 60000));
@@ -319,7 +312,7 @@ test_flame_graphs_and_compare (gconstpointer data)
   g_assert_cmpuint (diff_rows, >=, size[1] >= 1000 ? 9u : 4u);
   g_assert_true (layout_test_root_row_on_screen (smprof_compare_view_get_flame_graph (compare)));
 
-  layout_test_close_window (window);
+  window_test_close (window);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -345,7 +338,7 @@ test_screenshots (gconstpointer data)
   adw_style_manager_set_color_scheme (style, picture->dark ? ADW_COLOR_SCHEME_FORCE_DARK : ADW_COLOR_SCHEME_FORCE_LIGHT);
   window = open_job ("pt-cprofile", picture->width, picture->height, &page);
   smprof_job_page_set_step_range (page, 2, 12);
-  g_assert_true (viewer_test_wait (page_ready, page, 60000));
+  g_assert_true (viewer_test_wait (window_test_page_ready, page, 60000));
   page_test_press_shortcut (GTK_WIDGET (page), "<Control>3");
   ui_test_settle ();
   viewer_test_wait_transitions (GTK_WIDGET (window));
@@ -364,7 +357,7 @@ test_screenshots (gconstpointer data)
     g_assert_cmpfloat (sidebar_luminance, >, 0.8);
   ui_test_save (texture, picture->name);
 
-  layout_test_close_window (window);
+  window_test_close (window);
   adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
 }
 
@@ -391,12 +384,12 @@ test_timeline_rows (void)
   save (window, "layout-timeline-64-1920x1080.png");
   g_assert_cmpuint (visible, >=, 40);
   layout_test_check_width (window, page);
-  layout_test_close_window (window);
+  window_test_close (window);
   core_test_remove_tree (tmp);
 
   window = open_job ("pt-cprofile", 1280, 800, &page);
   g_assert_cmpuint (layout_test_timeline_rows_visible (page->timeline), ==, 2);
-  layout_test_close_window (window);
+  window_test_close (window);
 }
 
 /* The job page on a 64-node job, as the README shows it (layout-test-util.c). */

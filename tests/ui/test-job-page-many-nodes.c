@@ -26,6 +26,7 @@
 #include "render-node-count.h"
 #include "ui-test-util.h"
 #include "viewer-test-utils.h"
+#include "window-test-util.h"
 
 #define N_NODES 64
 
@@ -35,52 +36,13 @@ static char *job_path;
 /* ------------------------------------------------------------------------ */
 /* The window                                                               */
 
-static gboolean
-is_mapped (gpointer data)
-{
-  return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0;
-}
-
-static gboolean
-shows_document (gpointer data)
-{
-  return g_strcmp0 (smv_window_get_view_name (data), "document") == 0;
-}
-
-static gboolean
-page_ready (gpointer data)
-{
-  SmprofJobPage *page = data;
-
-  return !smprof_job_page_get_busy (page) && smprof_job_page_get_selected_records (page) != NULL;
-}
-
 static SmvWindow *
 open_many (SmprofJobPage **page)
 {
-  g_autoptr(GFile) job = g_file_new_for_path (job_path);
-  SmvWindow *window = smv_window_new (NULL, registry, NULL);
+  SmvWindow *window = window_test_open_job (registry, job_path, 1920, 1080, page);
 
-  gtk_window_set_default_size (GTK_WINDOW (window), 1920, 1080);
-  gtk_window_present (GTK_WINDOW (window));
-  g_assert_true (viewer_test_wait (is_mapped, window, 5000));
-
-  smv_window_open (window, job);
-  g_assert_true (viewer_test_wait (shows_document, window, 30000));
-
-  *page = SMPROF_JOB_PAGE (smv_window_get_page (window));
-  g_assert_true (SMPROF_IS_JOB_PAGE (*page));
-  g_assert_true (viewer_test_wait (page_ready, *page, 120000));
   ui_test_settle ();
-
   return window;
-}
-
-static void
-close_window (SmvWindow *window)
-{
-  gtk_window_destroy (GTK_WINDOW (window));
-  viewer_test_spin (100);
 }
 
 /* A button clicked, as a click would (its action or its handler run now). */
@@ -308,7 +270,7 @@ test_first_view (void)
 
   /* A preset zooms to what it selects. */
   smprof_job_page_set_preset (page, SMPROF_PRESET_FINALIZATION);
-  g_assert_true (viewer_test_wait (page_ready, page, 60000));
+  g_assert_true (viewer_test_wait (window_test_page_ready, page, 60000));
   ui_test_settle ();
   g_assert_true (page->timeline->has_selection_extent[SMPROF_TIMELINE_AXIS_STEP]);
   sel_start = page->timeline->selection_extent[SMPROF_TIMELINE_AXIS_STEP][0];
@@ -322,14 +284,14 @@ test_first_view (void)
 
   /* The whole job preset shows the whole job. */
   smprof_job_page_set_preset (page, SMPROF_PRESET_WHOLE_JOB);
-  g_assert_true (viewer_test_wait (page_ready, page, 60000));
+  g_assert_true (viewer_test_wait (window_test_page_ready, page, 60000));
   ui_test_settle ();
   smprof_timeline_get_visible_range (page->timeline, &view_start, &view_end);
   smprof_timeline_get_full_extent (page->timeline, &full_start, &full_end);
   g_assert_cmpfloat_with_epsilon (view_start, full_start, (full_end - full_start) * 1e-6);
   g_assert_cmpfloat_with_epsilon (view_end, full_end, (full_end - full_start) * 1e-6);
 
-  close_window (window);
+  window_test_close (window);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -400,7 +362,7 @@ test_chooser_made_when_shown (void)
   /* Unchecking one from the popover: the other is the last, kept checked. */
   g_assert_true (gtk_widget_activate (viewer_test_find (popover, "node-40-algo-41")));
   ui_test_settle ();
-  g_assert_true (viewer_test_wait (page_ready, page, 60000));
+  g_assert_true (viewer_test_wait (window_test_page_ready, page, 60000));
   g_clear_pointer (&chosen, g_strfreev);
   chosen = smprof_node_chooser_dup_chosen (page->node_chooser);
   g_assert_cmpuint (g_strv_length (chosen), ==, 1);
@@ -416,7 +378,7 @@ test_chooser_made_when_shown (void)
   g_assert_null (chosen);
 
   gtk_popover_popdown (GTK_POPOVER (popover));
-  close_window (window);
+  window_test_close (window);
 }
 
 static void
@@ -470,7 +432,7 @@ test_chooser (void)
    * again. */
   click (viewer_test_find (popover, "node-chooser-none"));
   ui_test_settle ();
-  g_assert_true (viewer_test_wait (page_ready, page, 60000));
+  g_assert_true (viewer_test_wait (window_test_page_ready, page, 60000));
   chosen = smprof_node_chooser_dup_chosen (page->node_chooser);
   g_assert_nonnull (chosen);
   g_assert_cmpuint (g_strv_length (chosen), ==, N_NODES - 7);
@@ -481,7 +443,7 @@ test_chooser (void)
 
   click (viewer_test_find (popover, "node-chooser-all"));
   ui_test_settle ();
-  g_assert_true (viewer_test_wait (page_ready, page, 60000));
+  g_assert_true (viewer_test_wait (window_test_page_ready, page, 60000));
   g_clear_pointer (&chosen, g_strfreev);
   chosen = smprof_node_chooser_dup_chosen (page->node_chooser);
   g_assert_null (chosen);
@@ -494,7 +456,7 @@ test_chooser (void)
   g_assert_true (gtk_widget_get_visible (first));
 
   gtk_popover_popdown (GTK_POPOVER (popover));
-  close_window (window);
+  window_test_close (window);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -529,7 +491,7 @@ test_matrix (void)
   matrix = smprof_node_matrix_view_get_matrix (page->node_matrix_view);
 
   /* A hidden tab computes nothing. */
-  g_assert_true (viewer_test_wait (page_ready, page, 60000));
+  g_assert_true (viewer_test_wait (window_test_page_ready, page, 60000));
   viewer_test_spin (300);
   g_assert_null (smprof_node_matrix_get_step_stats (matrix));
   g_assert_false (smprof_node_matrix_get_computing (matrix));
@@ -596,7 +558,7 @@ test_matrix (void)
                        ==, SMPROF_NODE_MATRIX_ROW_HEADER);
     }
 
-  close_window (window);
+  window_test_close (window);
 }
 
 int

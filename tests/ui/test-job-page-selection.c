@@ -27,6 +27,7 @@
 #include "smv-window.h"
 #include "page-test-util.h"
 #include "viewer-test-utils.h"
+#include "window-test-util.h"
 
 #define WIDTH  1280
 #define HEIGHT 900
@@ -51,26 +52,6 @@ static SmvSourceRegistry *registry;
 /* Opening the job                                                          */
 
 static gboolean
-is_mapped (gpointer data)
-{
-  return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0;
-}
-
-static gboolean
-shows_document (gpointer data)
-{
-  return g_strcmp0 (smv_window_get_view_name (data), "document") == 0;
-}
-
-static gboolean
-page_ready (gpointer data)
-{
-  SmprofJobPage *page = data;
-
-  return !smprof_job_page_get_busy (page) && smprof_job_page_get_selected_records (page) != NULL;
-}
-
-static gboolean
 index_ready (gpointer data)
 {
   return smprof_session_get_range_index (SMPROF_JOB_PAGE (data)->session) != NULL;
@@ -80,29 +61,9 @@ static SmvWindow *
 open_job (const char     *name,
           SmprofJobPage **page)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "real-smdebug", name, NULL);
-  g_autoptr(GFile) job = g_file_new_for_path (path);
-  SmvWindow *window = smv_window_new (NULL, registry, NULL);
-
-  gtk_window_set_default_size (GTK_WINDOW (window), WIDTH, HEIGHT);
-  gtk_window_present (GTK_WINDOW (window));
-  g_assert_true (viewer_test_wait (is_mapped, window, 5000));
-
-  smv_window_open (window, job);
-  g_assert_true (viewer_test_wait (shows_document, window, 30000));
-
-  *page = SMPROF_JOB_PAGE (smv_window_get_page (window));
-  g_assert_true (SMPROF_IS_JOB_PAGE (*page));
-  g_assert_true (viewer_test_wait (page_ready, *page, 60000));
-
+  g_autofree char *path = window_test_real_job (name);
+  SmvWindow *window = window_test_open_job (registry, path, WIDTH, HEIGHT, page);
   return window;
-}
-
-static void
-close_window (SmvWindow *window)
-{
-  gtk_window_destroy (GTK_WINDOW (window));
-  viewer_test_spin (100);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -186,7 +147,7 @@ drag_done (gpointer data)
   Drag *drag = data;
   SmprofProfile *profile = smprof_job_page_get_profile (drag->page);
 
-  return page_ready (drag->page) &&
+  return window_test_page_ready (drag->page) &&
          page_test_same_records (smprof_job_page_get_selected_records (drag->page), drag->expected) &&
          profile != NULL &&
          visible_view_profile (drag->page) == profile;
@@ -399,10 +360,10 @@ test_drag_selection (void)
   /* Escape on the timeline: no selection, the whole job. */
   gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.clear-selection", NULL);
   g_assert_cmpint (smprof_job_page_get_preset (page), ==, SMPROF_PRESET_WHOLE_JOB);
-  g_assert_true (viewer_test_wait (page_ready, page, 30000));
+  g_assert_true (viewer_test_wait (window_test_page_ready, page, 30000));
   g_assert_cmpuint (smprof_job_page_get_selected_records (page)->len, ==, records->len);
 
-  close_window (window);
+  window_test_close (window);
 }
 
 /* A click on an interval (as a selection of records) is aggregated alone. */
@@ -423,11 +384,11 @@ test_click_selection (void)
 
   g_ptr_array_add (one, g_ptr_array_index (records, 10));
   smprof_timeline_select_records (timeline, one);
-  g_assert_true (viewer_test_wait (page_ready, page, 30000));
+  g_assert_true (viewer_test_wait (window_test_page_ready, page, 30000));
   g_assert_true (page_test_same_records (smprof_job_page_get_selected_records (page), one));
   g_assert_true (g_str_has_prefix (gtk_label_get_label (page->status_label), "1 interval · "));
 
-  close_window (window);
+  window_test_close (window);
 }
 
 /* Presets, the step range, the node choice and the profiler on the page:
@@ -454,7 +415,7 @@ test_page_to_timeline (void)
   g_assert_null (smprof_timeline_get_selection (timeline));
 
   smprof_job_page_set_step_range (page, 3, 5);
-  g_assert_true (viewer_test_wait (page_ready, page, 30000));
+  g_assert_true (viewer_test_wait (window_test_page_ready, page, 30000));
   smprof_selection_init_step (&steps, 3);
   steps.end_step = 5;
   expected = smprof_select (smprof_job_get_records (smprof_job_page_get_job (page), SMPROF_PROFILER_CPROFILE),
@@ -467,14 +428,14 @@ test_page_to_timeline (void)
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "job-page.preset", "i",
                                              SMPROF_PRESET_FORWARD_PASSES));
-  g_assert_true (viewer_test_wait (page_ready, page, 30000));
+  g_assert_true (viewer_test_wait (window_test_page_ready, page, 30000));
   g_assert_true (page_test_same_records (smprof_timeline_get_selected_records (timeline),
                                smprof_job_page_get_selected_records (page)));
   g_assert_cmpuint (smprof_job_page_get_selected_records (page)->len, >, 0);
 
   /* One node: one row, the preset on that node. */
   gtk_drop_down_set_selected (GTK_DROP_DOWN (viewer_test_find (GTK_WIDGET (page), "node-selector")), 2);
-  g_assert_true (viewer_test_wait (page_ready, page, 30000));
+  g_assert_true (viewer_test_wait (window_test_page_ready, page, 30000));
   g_assert_nonnull (smprof_timeline_get_visible_nodes (timeline));
   g_assert_true (g_strv_equal (smprof_timeline_get_visible_nodes (timeline), one_node));
   g_assert_cmpuint (timeline->rows->len, ==, 1);
@@ -487,10 +448,10 @@ test_page_to_timeline (void)
   /* A dragged range on that node follows the node choice back to all. */
   first = g_ptr_array_index (smprof_job_page_get_selected_records (page), 0);
   smprof_timeline_select_time_range (timeline, first->name.start_time_us, first->name.end_time_us);
-  g_assert_true (viewer_test_wait (page_ready, page, 30000));
+  g_assert_true (viewer_test_wait (window_test_page_ready, page, 30000));
   g_assert_cmpint (smprof_job_page_get_selection (page)->kind, ==, SMPROF_SELECT_OVERLAP);
   gtk_drop_down_set_selected (GTK_DROP_DOWN (viewer_test_find (GTK_WIDGET (page), "node-selector")), 0);
-  g_assert_true (viewer_test_wait (page_ready, page, 30000));
+  g_assert_true (viewer_test_wait (window_test_page_ready, page, 30000));
   g_assert_null (smprof_timeline_get_visible_nodes (timeline));
   g_assert_cmpuint (timeline->rows->len, ==, 2);
   g_assert_true (page_test_same_records (smprof_timeline_get_selected_records (timeline),
@@ -500,12 +461,12 @@ test_page_to_timeline (void)
   /* The profiler drives the timeline's (no Pyinstrument in this job). */
   smprof_job_page_set_profiler (page, SMPROF_PROFILER_PYINSTRUMENT);
   g_assert_cmpuint (smprof_timeline_get_profiler (timeline), ==, SMPROF_PROFILER_PYINSTRUMENT);
-  g_assert_true (viewer_test_wait (page_ready, page, 30000));
+  g_assert_true (viewer_test_wait (window_test_page_ready, page, 30000));
   g_assert_cmpuint (timeline->rows->len, ==, 0);
   g_assert_cmpstr (gtk_label_get_label (page->status_label), ==, "No interval matches this selection.");
   smprof_job_page_set_profiler (page, SMPROF_PROFILER_CPROFILE);
   g_assert_cmpuint (smprof_timeline_get_profiler (timeline), ==, SMPROF_PROFILER_CPROFILE);
-  g_assert_true (viewer_test_wait (page_ready, page, 30000));
+  g_assert_true (viewer_test_wait (window_test_page_ready, page, 30000));
   g_assert_cmpuint (timeline->rows->len, ==, 2);
 
   /* The toolbar: zoom in and back, the align toggle bound to the timeline. */
@@ -527,7 +488,7 @@ test_page_to_timeline (void)
                                                                                        "align-by-step"))));
   }
 
-  close_window (window);
+  window_test_close (window);
 }
 
 int

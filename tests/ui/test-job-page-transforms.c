@@ -26,60 +26,22 @@
 #include "page-test-util.h"
 #include "ui-test-util.h"
 #include "viewer-test-utils.h"
+#include "window-test-util.h"
 
 static SmvSourceRegistry *registry;
 
 /* ------------------------------------------------------------------------ */
 /* Helpers                                                                  */
 
-static gboolean
-is_mapped (gpointer data)
-{
-  return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0;
-}
-
-static gboolean
-shows_document (gpointer data)
-{
-  return g_strcmp0 (smv_window_get_view_name (data), "document") == 0;
-}
-
-static gboolean
-page_ready (gpointer data)
-{
-  SmprofJobPage *page = data;
-
-  return !smprof_job_page_get_busy (page) && smprof_job_page_get_selected_records (page) != NULL;
-}
-
 static SmvWindow *
 open_job (const char     *name,
           SmprofJobPage **page)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "real-smdebug", name, NULL);
-  g_autoptr(GFile) job = g_file_new_for_path (path);
-  SmvWindow *window = smv_window_new (NULL, registry, NULL);
+  g_autofree char *path = window_test_real_job (name);
+  SmvWindow *window = window_test_open_job (registry, path, 1280, 800, page);
 
-  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
-  gtk_window_present (GTK_WINDOW (window));
-  g_assert_true (viewer_test_wait (is_mapped, window, 5000));
-
-  smv_window_open (window, job);
-  g_assert_true (viewer_test_wait (shows_document, window, 30000));
-
-  *page = SMPROF_JOB_PAGE (smv_window_get_page (window));
-  g_assert_true (SMPROF_IS_JOB_PAGE (*page));
-  g_assert_true (viewer_test_wait (page_ready, *page, 60000));
   ui_test_settle ();
-
   return window;
-}
-
-static void
-close_window (SmvWindow *window)
-{
-  gtk_window_destroy (GTK_WINDOW (window));
-  viewer_test_spin (100);
 }
 
 static GtkPopover *
@@ -525,7 +487,7 @@ test_merge_focus_undo (void)
   check_call_tree_is (page, aggregate);
   g_assert_false (gtk_widget_get_visible (page->transforms_bar));
 
-  close_window (window);
+  window_test_close (window);
 }
 
 /* Hide Libraries: the toggle pushes the transform and takes it out again;
@@ -565,7 +527,7 @@ test_hide_libraries (void)
   g_assert_false (gtk_toggle_button_get_active (page->hide_libraries_button));
   check_table_is (page, aggregate);
 
-  close_window (window);
+  window_test_close (window);
 }
 
 static void
@@ -720,7 +682,7 @@ test_export_and_moves (void)
   focus = gtk_root_get_focus (GTK_ROOT (window));
   g_assert_cmpstr (gtk_widget_get_name (gtk_widget_get_ancestor (focus, GTK_TYPE_COLUMN_VIEW)), ==, "callers-list");
 
-  close_window (window);
+  window_test_close (window);
   g_unlink (mine_path);
   g_unlink (cli_path);
   g_rmdir (tmp);
@@ -799,7 +761,7 @@ test_compare_nodes (void)
       g_assert_cmpfloat_with_epsilon (_smprof_node_matrix_get_value (matrix, row, 0), expected, 1e-12);
     }
 
-  close_window (window);
+  window_test_close (window);
 }
 
 int

@@ -30,6 +30,7 @@
 #include "page-test-util.h"
 #include "ui-test-util.h"
 #include "viewer-test-utils.h"
+#include "window-test-util.h"
 
 #define WIDTH  1280
 #define HEIGHT 900
@@ -53,53 +54,13 @@ static SmvSourceRegistry *registry;
 /* ------------------------------------------------------------------------ */
 /* Opening the job                                                          */
 
-static gboolean
-is_mapped (gpointer data)
-{
-  return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0;
-}
-
-static gboolean
-shows_document (gpointer data)
-{
-  return g_strcmp0 (smv_window_get_view_name (data), "document") == 0;
-}
-
-static gboolean
-page_ready (gpointer data)
-{
-  SmprofJobPage *page = data;
-
-  return !smprof_job_page_get_busy (page) && smprof_job_page_get_selected_records (page) != NULL;
-}
-
 static SmvWindow *
 open_job (const char     *name,
           SmprofJobPage **page)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "real-smdebug", name, NULL);
-  g_autoptr(GFile) job = g_file_new_for_path (path);
-  SmvWindow *window = smv_window_new (NULL, registry, NULL);
-
-  gtk_window_set_default_size (GTK_WINDOW (window), WIDTH, HEIGHT);
-  gtk_window_present (GTK_WINDOW (window));
-  g_assert_true (viewer_test_wait (is_mapped, window, 5000));
-
-  smv_window_open (window, job);
-  g_assert_true (viewer_test_wait (shows_document, window, 30000));
-
-  *page = SMPROF_JOB_PAGE (smv_window_get_page (window));
-  g_assert_true (SMPROF_IS_JOB_PAGE (*page));
-  g_assert_true (viewer_test_wait (page_ready, *page, 60000));
-
+  g_autofree char *path = window_test_real_job (name);
+  SmvWindow *window = window_test_open_job (registry, path, WIDTH, HEIGHT, page);
   return window;
-}
-
-static void
-close_window (SmvWindow *window)
-{
-  gtk_window_destroy (GTK_WINDOW (window));
-  viewer_test_spin (100);
 }
 
 /* The file in the working folder, and in $SMPROF_SCREENSHOTS_DIR. */
@@ -341,7 +302,7 @@ test_window_timeline (void)
       g_assert_cmpuint (checked, >=, 15);
     }
 
-  close_window (window);
+  window_test_close (window);
 }
 
 /* Everything by keyboard: Ctrl+1/2/3 switch views, Tab reaches every
@@ -407,7 +368,7 @@ test_keyboard_and_colours (void)
   for (guint i = 0; i < records->len; i++)
     span = MAX (span, ((SmprofRecord *) g_ptr_array_index (records, i))->name.end_time_us - origin);
   smprof_timeline_select_time_range (timeline, origin + 0.68 * span, origin + 0.9 * span);
-  g_assert_true (viewer_test_wait (page_ready, page, 30000));
+  g_assert_true (viewer_test_wait (window_test_page_ready, page, 30000));
   gtk_widget_grab_focus (GTK_WIDGET (timeline));
 
   page_test_press_shortcut (GTK_WIDGET (page), "<Control>1");
@@ -455,10 +416,10 @@ test_keyboard_and_colours (void)
   g_assert_cmpint (smprof_job_page_get_selection (page)->kind, ==, SMPROF_SELECT_OVERLAP);
   page_test_press_shortcut (GTK_WIDGET (page), "<Alt>1");
   g_assert_cmpint (smprof_job_page_get_preset (page), ==, SMPROF_PRESET_WHOLE_JOB);
-  g_assert_true (viewer_test_wait (page_ready, page, 30000));
+  g_assert_true (viewer_test_wait (window_test_page_ready, page, 30000));
   g_assert_null (smprof_timeline_get_selection (timeline));
 
-  close_window (window);
+  window_test_close (window);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -553,7 +514,7 @@ test_busy_spinner (void)
   for (gint64 step = first; step <= MIN (first + 2, last); step++)
     {
       smprof_session_set_step_range (page->session, step, step);
-      g_assert_true (viewer_test_wait (page_ready, page, 30000));
+      g_assert_true (viewer_test_wait (window_test_page_ready, page, 30000));
       viewer_test_spin (100);
     }
   g_test_message ("%u waits for an answer, %u of them under 250 ms", seen.waits, seen.short_waits);
@@ -586,7 +547,7 @@ test_busy_spinner (void)
 
   g_signal_handler_disconnect (page->session, busy_id);
   g_signal_handler_disconnect (spinner, shown_id);
-  close_window (window);
+  window_test_close (window);
 }
 
 int

@@ -21,6 +21,7 @@
 #include "smv-source-registry.h"
 #include "smv-window.h"
 #include "viewer-test-utils.h"
+#include "window-test-util.h"
 
 #ifdef __SANITIZE_ADDRESS__
 const char *__asan_default_options (void);
@@ -36,43 +37,12 @@ __asan_default_options (void)
 
 static SmvSourceRegistry *registry;
 
-static gboolean
-is_mapped (gpointer data)
-{
-  return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0;
-}
-
-static gboolean
-shows_document (gpointer data)
-{
-  return g_strcmp0 (smv_window_get_view_name (data), "document") == 0;
-}
-
-static gboolean
-page_ready (gpointer data)
-{
-  SmprofJobPage *page = data;
-
-  return !smprof_job_page_get_busy (page) && smprof_job_page_get_selected_records (page) != NULL;
-}
-
 static SmvWindow *
 open_job (SmprofJobPage **page)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "real-smdebug", "pt-cprofile", NULL);
-  g_autoptr(GFile) job = g_file_new_for_path (path);
-  SmvWindow *window = smv_window_new (NULL, registry, NULL);
+  g_autofree char *path = window_test_real_job ("pt-cprofile");
 
-  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
-  gtk_window_present (GTK_WINDOW (window));
-  g_assert_true (viewer_test_wait (is_mapped, window, 30000));
-
-  smv_window_open (window, job);
-  g_assert_true (viewer_test_wait (shows_document, window, 30000));
-  *page = SMPROF_JOB_PAGE (smv_window_get_page (window));
-  g_assert_true (viewer_test_wait (page_ready, *page, 60000));
-
-  return window;
+  return window_test_open_job (registry, path, 1280, 800, page);
 }
 
 static GtkWidget *
