@@ -617,16 +617,11 @@ int
 main (int   argc,
       char *argv[])
 {
-  const char * const no_dirs[] = { NULL };
   int status;
 
   viewer_test_init (&argc, &argv);
 
-  /* The plugin's data source, linked in: what g_io_module_load() registers. */
-  smv_data_source_ensure_extension_point ();
-  g_io_extension_point_implement (SMV_DATA_SOURCE_EXTENSION_POINT_NAME, SMPROF_TYPE_SAGEMAKER_SOURCE,
-                                  "sagemaker", 10);
-  registry = smv_source_registry_new (no_dirs);
+  registry = window_test_registry_new ();
 
   g_test_add_func ("/job-page/export", test_export);
   g_test_add_func ("/job-page/export-report", test_export_report);

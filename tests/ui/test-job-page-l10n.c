@@ -140,7 +140,6 @@ int
 main (int   argc,
       char *argv[])
 {
-  const char * const no_dirs[] = { NULL };
   const char *localedir = g_getenv ("SMPROF_LOCALEDIR");
   int status;
 
@@ -156,10 +155,7 @@ main (int   argc,
 
   viewer_test_init (&argc, &argv);
 
-  smv_data_source_ensure_extension_point ();
-  g_io_extension_point_implement (SMV_DATA_SOURCE_EXTENSION_POINT_NAME, SMPROF_TYPE_SAGEMAKER_SOURCE,
-                                  "sagemaker", 10);
-  registry = smv_source_registry_new (no_dirs);
+  registry = window_test_registry_new ();
 
   g_test_add_func ("/job-page/l10n/french", test_french_page);
   g_test_add_func ("/job-page/l10n/screenshots-64/1280x800", test_french_64);

@@ -420,16 +420,11 @@ main (int   argc,
     { 1920, 1080, FALSE, "job-page-64-nodes-1920x1080.png", 42 },
     { 1280, 800, TRUE, "job-page-64-nodes-dark-1280x800.png", 25 },
   };
-  const char * const no_dirs[] = { NULL };
   int status;
 
   viewer_test_init (&argc, &argv);
 
-  /* The plugin's data source, linked in: what g_io_module_load() registers. */
-  smv_data_source_ensure_extension_point ();
-  g_io_extension_point_implement (SMV_DATA_SOURCE_EXTENSION_POINT_NAME, SMPROF_TYPE_SAGEMAKER_SOURCE,
-                                  "sagemaker", 10);
-  registry = smv_source_registry_new (no_dirs);
+  registry = window_test_registry_new ();
 
   g_test_add_func ("/layout/functions", test_functions);
   g_test_add_func ("/layout/per-step-width", test_per_step_width);

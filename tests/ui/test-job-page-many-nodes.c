@@ -565,16 +565,12 @@ int
 main (int   argc,
       char *argv[])
 {
-  const char * const no_dirs[] = { NULL };
   g_autofree char *tmp = NULL;
   int status;
 
   viewer_test_init (&argc, &argv);
 
-  smv_data_source_ensure_extension_point ();
-  g_io_extension_point_implement (SMV_DATA_SOURCE_EXTENSION_POINT_NAME, SMPROF_TYPE_SAGEMAKER_SOURCE,
-                                  "sagemaker", 10);
-  registry = smv_source_registry_new (no_dirs);
+  registry = window_test_registry_new ();
   job_path = core_test_make_nodes_job ("tf-cprofile", N_NODES);
   tmp = g_path_get_dirname (job_path);
 

@@ -4,9 +4,26 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <smprof-viewer-api.h>
+
 #include "smprof-job-page.h"
+#include "smprof-sagemaker-source.h"
 #include "viewer-test-utils.h"
 #include "window-test-util.h"
+
+/* The viewer's sources with the plugin's data source linked in, as
+ * g_io_module_load() registers it when the viewer loads the plugin, and
+ * no plugin folder. */
+SmvSourceRegistry *
+window_test_registry_new (void)
+{
+  const char * const no_dirs[] = { NULL };
+
+  smv_data_source_ensure_extension_point ();
+  g_io_extension_point_implement (SMV_DATA_SOURCE_EXTENSION_POINT_NAME, SMPROF_TYPE_SAGEMAKER_SOURCE,
+                                  "sagemaker", 10);
+  return smv_source_registry_new (no_dirs);
+}
 
 /* On screen with a size: under Xvfb a window is mapped as soon as it is
  * presented, but has no size until its first frame. */

@@ -15,6 +15,8 @@
 
 G_BEGIN_DECLS
 
+SmvSourceRegistry *window_test_registry_new (void);
+
 gboolean   window_test_is_mapped      (gpointer            widget);
 gboolean   window_test_shows_document (gpointer            window);
 gboolean   window_test_page_ready     (gpointer            page);
