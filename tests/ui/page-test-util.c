@@ -1,11 +1,12 @@
 /* page-test-util.c: what the job page tests share: key presses, record
- * lists, commands
+ * lists, commands, waits
  *
  * SPDX-FileCopyrightText: 2026 The smprof authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include "page-test-util.h"
+#include "smprof-job-page-private.h"
 
 /* The class shortcut bound to @accelerator on @widget, activated as a key
  * press would. */
@@ -68,4 +69,40 @@ page_test_run (const char * const *argv)
                                &status, &error));
   g_assert_no_error (error);
   g_assert_true (g_spawn_check_wait_status (status, NULL));
+}
+
+/* Runs the main loop until done (@page, @value) holds; %FALSE if it did not
+ * within 90 s. */
+gboolean
+page_test_wait_until (PageTestCondition  done,
+                      SmprofJobPage     *page,
+                      guint              value)
+{
+  gint64 deadline = g_get_monotonic_time () + 90 * G_USEC_PER_SEC;
+
+  while (!done (page, value))
+    {
+      if (g_get_monotonic_time () > deadline)
+        return FALSE;
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (2000);
+    }
+
+  return TRUE;
+}
+
+/* The page has an answer and is waiting for nothing. */
+gboolean
+page_test_idle (SmprofJobPage *page,
+                guint          unused)
+{
+  return !smprof_job_page_get_busy (page) && smprof_job_page_get_profile (page) != NULL;
+}
+
+/* The page has refreshed its job @n times or more. */
+gboolean
+page_test_refreshed (SmprofJobPage *page,
+                     guint          n)
+{
+  return _smprof_job_page_get_n_refreshes (page) >= n;
 }

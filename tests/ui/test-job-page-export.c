@@ -56,8 +56,8 @@ open_job (const char     *name,
           SmprofJobPage **page)
 {
   g_autofree char *path = window_test_real_job (name);
-  SmvWindow *window = window_test_open_job (registry, path, WIDTH, HEIGHT, page);
-  return window;
+
+  return window_test_open_job (registry, path, WIDTH, HEIGHT, page);
 }
 
 /* ------------------------------------------------------------------------ */

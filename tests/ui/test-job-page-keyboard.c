@@ -48,7 +48,7 @@ static SmvWindow *
 open_job (const char     *name,
           SmprofJobPage **page)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "real-smdebug", name, NULL);
+  g_autofree char *path = window_test_real_job (name);
 
   return open_job_at (path, page);
 }

@@ -42,7 +42,7 @@ open_job (const char     *name,
           int             height,
           SmprofJobPage **page)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "real-smdebug", name, NULL);
+  g_autofree char *path = window_test_real_job (name);
 
   return layout_test_open_job (registry, path, width, height, page);
 }

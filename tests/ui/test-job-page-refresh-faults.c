@@ -113,38 +113,6 @@ assert_page_is_cli (SmprofJobPage *page,
   g_assert_cmpfloat_with_epsilon (smprof_cprofile_profile_get_total_tt (shown), total, 1e-9 * total);
 }
 
-static gboolean
-wait_until (gboolean (*done) (SmprofJobPage *page, guint value),
-            SmprofJobPage  *page,
-            guint           value)
-{
-  gint64 deadline = g_get_monotonic_time () + 90 * G_USEC_PER_SEC;
-
-  while (!done (page, value))
-    {
-      if (g_get_monotonic_time () > deadline)
-        return FALSE;
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (2000);
-    }
-
-  return TRUE;
-}
-
-static gboolean
-idle (SmprofJobPage *page,
-      guint          unused)
-{
-  return !smprof_job_page_get_busy (page) && smprof_job_page_get_profile (page) != NULL;
-}
-
-static gboolean
-refreshed (SmprofJobPage *page,
-           guint          n)
-{
-  return _smprof_job_page_get_n_refreshes (page) >= n;
-}
-
 /* Whether one of @document's problems names a path containing @part. */
 static gboolean
 has_problem (SmvDocument *document,
@@ -197,7 +165,7 @@ viewer_open (Viewer *viewer,
 
   viewer->page = SMPROF_JOB_PAGE (smv_data_source_create_page (viewer->source, viewer->document));
   viewer->window = ui_test_present (GTK_WIDGET (viewer->page), 1400, 900);
-  g_assert_true (wait_until (idle, viewer->page, 0));
+  g_assert_true (page_test_wait_until (page_test_idle, viewer->page, 0));
 }
 
 static void
@@ -216,8 +184,8 @@ refresh_once (SmprofJobPage *page)
   guint n = _smprof_job_page_get_n_refreshes (page);
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.refresh", NULL));
-  g_assert_true (wait_until (refreshed, page, n + 1));
-  g_assert_true (wait_until (idle, page, 0));
+  g_assert_true (page_test_wait_until (page_test_refreshed, page, n + 1));
+  g_assert_true (page_test_wait_until (page_test_idle, page, 0));
 }
 
 static void
@@ -459,15 +427,15 @@ run_while_writing (SmprofJobPage *page,
       g_assert_cmpint (g_get_monotonic_time (), <, deadline);
       g_main_context_iteration (NULL, FALSE);
       g_atomic_int_set (&writer->n_refreshes, _smprof_job_page_get_n_refreshes (page));
-      if (idle (page, 0))
+      if (page_test_idle (page, 0))
         g_atomic_int_set (&writer->idle_refreshes, _smprof_job_page_get_n_refreshes (page));
       g_usleep (1000);
     }
   g_thread_join (thread);
 
   n = _smprof_job_page_get_n_refreshes (page);
-  g_assert_true (wait_until (refreshed, page, n + 2));
-  g_assert_true (wait_until (idle, page, 0));
+  g_assert_true (page_test_wait_until (page_test_refreshed, page, n + 2));
+  g_assert_true (page_test_wait_until (page_test_idle, page, 0));
 }
 
 /* Every interval folder of the job that ends after the median end time,

@@ -148,38 +148,6 @@ fixture_tear_down (Fixture *fixture)
   g_free (fixture->held_dir);
 }
 
-static gboolean
-wait_until (gboolean (*done) (SmprofJobPage *page, guint value),
-            SmprofJobPage  *page,
-            guint           value)
-{
-  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
-
-  while (!done (page, value))
-    {
-      if (g_get_monotonic_time () > deadline)
-        return FALSE;
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (2000);
-    }
-
-  return TRUE;
-}
-
-static gboolean
-idle (SmprofJobPage *page,
-      guint          unused)
-{
-  return !smprof_job_page_get_busy (page) && smprof_job_page_get_profile (page) != NULL;
-}
-
-static gboolean
-refreshed (SmprofJobPage *page,
-           guint          n)
-{
-  return _smprof_job_page_get_n_refreshes (page) >= n;
-}
-
 static GStrv
 dup_paths (GPtrArray *records)
 {
@@ -270,7 +238,7 @@ test_refresh (void)
   page = SMPROF_JOB_PAGE (smv_data_source_create_page (data_source, SMV_DOCUMENT (document)));
   window = ui_test_present (GTK_WIDGET (page), 1400, 900);
   timeline = smprof_job_page_get_timeline (page);
-  g_assert_true (wait_until (idle, page, 0));
+  g_assert_true (page_test_wait_until (page_test_idle, page, 0));
   g_assert_false (_smprof_job_page_get_live_refresh (page));
   g_assert_true (has_problem (SMV_DOCUMENT (document), "not-an-interval"));
   subtitle_before = g_strdup (smv_document_get_subtitle (SMV_DOCUMENT (document)));
@@ -281,7 +249,7 @@ test_refresh (void)
     g_ptr_array_add (picked, g_ptr_array_index (records, i));
   picked_paths = dup_paths (picked);
   smprof_job_page_select_records (page, picked);
-  g_assert_true (wait_until (idle, page, 0));
+  g_assert_true (page_test_wait_until (page_test_idle, page, 0));
   page_paths = dup_paths (smprof_job_page_get_selected_records (page));
   g_assert_true (g_strv_equal ((const char * const *) page_paths, (const char * const *) picked_paths));
   timeline_before = smprof_timeline_get_selected_records (timeline);
@@ -297,15 +265,15 @@ test_refresh (void)
 
   /* Nothing new yet: the page keeps its job. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.refresh", NULL));
-  g_assert_true (wait_until (refreshed, page, 1));
+  g_assert_true (page_test_wait_until (page_test_refreshed, page, 1));
   g_assert_true (smprof_job_page_get_job (page) == job);
 
   /* The later intervals arrive, the stray folder goes; a refresh shows them. */
   fixture_deliver (&fixture);
   g_assert_cmpint (g_rmdir (stray_dir), ==, 0);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.refresh", NULL));
-  g_assert_true (wait_until (refreshed, page, 2));
-  g_assert_true (wait_until (idle, page, 0));
+  g_assert_true (page_test_wait_until (page_test_refreshed, page, 2));
+  g_assert_true (page_test_wait_until (page_test_idle, page, 0));
   ui_test_settle ();
 
   refreshed_job = smprof_job_page_get_job (page);
@@ -348,7 +316,7 @@ test_refresh (void)
   _smprof_job_page_set_refresh_interval (page, 50);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.live-refresh", NULL));
   g_assert_true (_smprof_job_page_get_live_refresh (page));
-  g_assert_true (wait_until (refreshed, page, 5));
+  g_assert_true (page_test_wait_until (page_test_refreshed, page, 5));
   g_assert_true (smprof_job_page_get_job (page) == refreshed_job);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.live-refresh", NULL));
   g_assert_false (_smprof_job_page_get_live_refresh (page));
@@ -381,7 +349,7 @@ test_setting (void)
   page = SMPROF_JOB_PAGE (smprof_job_page_new (job));
   window = ui_test_present (GTK_WIDGET (page), 1200, 800);
   g_assert_true (_smprof_job_page_get_live_refresh (page));
-  g_assert_true (wait_until (refreshed, page, 2));
+  g_assert_true (page_test_wait_until (page_test_refreshed, page, 2));
   /* An unchanged folder: the page keeps its job. */
   g_assert_true (smprof_job_page_get_job (page) == job);
 

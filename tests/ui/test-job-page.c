@@ -59,8 +59,8 @@ open_job (const char     *name,
           SmprofJobPage **page)
 {
   g_autofree char *path = window_test_real_job (name);
-  SmvWindow *window = window_test_open_job (registry, path, WIDTH, HEIGHT, page);
-  return window;
+
+  return window_test_open_job (registry, path, WIDTH, HEIGHT, page);
 }
 
 /* The file in the working folder, and in $SMPROF_SCREENSHOTS_DIR. */
