@@ -48,65 +48,14 @@ struct _SmprofFunctionKeys
   guint         size;      /* read atomically */
 };
 
-/* Parsing a job interns every function key of every file, hundreds of times
- * per file; most are hits. Hashing the raw bytes where they lie, without a
- * copy or a lock, keeps that cheap. Any decent mix will do: equality is always
- * checked on the bytes. */
-static inline guint64
-hash_mix (guint64 h)
-{
-  h ^= h >> 33;
-  h *= G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
-  h ^= h >> 33;
-  return h;
-}
-
-static inline guint64
-hash_bytes (guint64     h,
-            const char *bytes,
-            gsize       len)
-{
-  const guint64 k = G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
-
-  for (; len >= 8; bytes += 8, len -= 8)
-    {
-      guint64 word;
-
-      memcpy (&word, bytes, 8);
-      h = (h ^ word) * k;
-      h ^= h >> 29;
-    }
-
-  if (len > 0)
-    {
-      guint64 word = 0;
-
-      memcpy (&word, bytes, len);
-      h = (h ^ word ^ ((guint64) len << 59)) * k;
-      h ^= h >> 29;
-    }
-
-  return h;
-}
-
-/* Each string is hashed on its own and the two hashes combined with the line,
- * so a reader that meets the same string object many times in one file (the
- * marshal format refers back to it) hashes its bytes once. */
-static inline guint64
-hash_string (const char *bytes,
-             gsize       len)
-{
-  return hash_mix (hash_bytes (len, bytes, len));
-}
-
 static inline guint32
 hash_combine (guint64 file_hash,
               gint64  line,
               guint64 name_hash)
 {
-  guint64 h = hash_mix (file_hash ^ (guint64) line);
+  guint64 h = _smprof_function_keys_hash_mix (file_hash ^ (guint64) line);
 
-  return (guint32) hash_mix (h ^ (name_hash * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)));
+  return (guint32) _smprof_function_keys_hash_mix (h ^ (name_hash * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)));
 }
 
 static inline guint32
@@ -116,7 +65,8 @@ hash_key (const char *file,
           const char *name,
           gsize       name_len)
 {
-  return hash_combine (hash_string (file, file_len), line, hash_string (name, name_len));
+  return hash_combine (_smprof_function_keys_hash_string (file, file_len), line,
+                       _smprof_function_keys_hash_string (name, name_len));
 }
 
 static SlotTable *
@@ -253,14 +203,6 @@ _smprof_function_keys_find (SmprofFunctionKeys *self,
 {
   return find (self, hash_key (file, file_len, line, name, name_len),
                file, file_len, line, name, name_len);
-}
-
-/* The hash of one string of a key, for _smprof_function_keys_find_hashed(). */
-guint64
-_smprof_function_keys_hash_string (const char *bytes,
-                                   gsize       len)
-{
-  return hash_string (bytes, len);
 }
 
 /**

@@ -53,17 +53,22 @@ fast_u32 (Fast *fast)
   return GUINT32_FROM_LE (le);
 }
 
-static inline FastRef *
+/* Out of line: rare, and kept out of the readers inlined below. */
+G_NO_INLINE static void
+fast_grow_refs (Scratch *scratch)
+{
+  scratch->refs_size = MAX (scratch->refs_size * 2, 256);
+  scratch->refs = g_renew (FastRef, scratch->refs, scratch->refs_size);
+}
+
+G_ALWAYS_INLINE static inline FastRef *
 fast_new_ref (Fast        *fast,
               FastRefType  type)
 {
   Scratch *scratch = fast->scratch;
 
   if (fast->n_refs == scratch->refs_size)
-    {
-      scratch->refs_size = MAX (scratch->refs_size * 2, 256);
-      scratch->refs = g_renew (FastRef, scratch->refs, scratch->refs_size);
-    }
+    fast_grow_refs (scratch);
 
   scratch->refs[fast->n_refs].type = type;
   scratch->refs[fast->n_refs].hashed = FALSE;
@@ -85,7 +90,7 @@ fast_back_ref (Fast        *fast,
   return &fast->scratch->refs[index];
 }
 
-static gboolean
+G_ALWAYS_INLINE static inline gboolean
 fast_int (Fast   *fast,
           gint64 *out_value)
 {
@@ -116,7 +121,7 @@ fast_int (Fast   *fast,
   return FALSE;
 }
 
-static gboolean
+G_ALWAYS_INLINE static inline gboolean
 fast_number (Fast   *fast,
              double *out_value)
 {
@@ -177,7 +182,7 @@ fast_number (Fast   *fast,
     }
 }
 
-static gboolean
+G_ALWAYS_INLINE static inline gboolean
 fast_string (Fast        *fast,
              const char **out_string,
              guint32     *out_length)
@@ -238,7 +243,7 @@ fast_string (Fast        *fast,
 }
 
 /* A tuple of @n_items items; its reference slot, if it takes one, in *slot. */
-static gboolean
+G_ALWAYS_INLINE static inline gboolean
 fast_tuple (Fast    *fast,
             guint32  n_items,
             guint   *slot)
@@ -339,7 +344,7 @@ fast_key_hash (Fast       *fast,
   return ref->hash;
 }
 
-static gboolean
+G_ALWAYS_INLINE static inline gboolean
 fast_key (Fast    *fast,
           guint32 *out_id)
 {
@@ -398,7 +403,7 @@ fast_dict_end (Fast     *fast,
   return TRUE;
 }
 
-static gboolean
+G_ALWAYS_INLINE static inline gboolean
 fast_dict_start (Fast  *fast,
                  guint *slot)
 {
