@@ -23,6 +23,7 @@
 #include "smprof-job-page-private.h"
 #include "smprof-pstats.h"
 #include "smprof-sagemaker-source.h"
+#include "smprof-ui-settings.h"
 #include "smv-source-registry.h"
 #include "smv-window.h"
 #include "ui-test-util.h"
@@ -79,22 +80,6 @@ probe_sensitive (SmprofJobPage *page,
   return sensitive;
 }
 
-static GtkWidget *
-find_file_chooser (void)
-{
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
-
-      if (GTK_IS_FILE_CHOOSER_DIALOG (window) && gtk_widget_get_visible (GTK_WIDGET (window)))
-        return GTK_WIDGET (window);
-    }
-
-  return NULL;
-}
-
 /* The drop-down a file chooser shows for the choice labelled @label (the
  * label, then the drop-down, side by side). */
 static GtkDropDown *
@@ -115,21 +100,6 @@ find_choice_drop_down (GtkWidget  *widget,
     }
 
   return NULL;
-}
-
-static gboolean
-has_file_chooser (gpointer data)
-{
-  return find_file_chooser () != NULL;
-}
-
-static gboolean
-chooser_picks (gpointer data)
-{
-  g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (data));
-  g_autofree char *expected = g_build_filename (g_getenv ("G_TEST_BUILDDIR"), "job-page-export", "selection.svg", NULL);
-
-  return file != NULL && g_strcmp0 (g_file_peek_path (file), expected) == 0;
 }
 
 #define EXPORTED_TOAST "Exported “selection.svg”"
@@ -331,20 +301,17 @@ test_export (void)
   suggested = smprof_job_page_dup_export_name (page, SMPROF_EXPORT_SVG);
   g_assert_cmpstr (suggested, ==, "pt-cprofile-steps-3-5-0-algo-1.svg");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "job-page.export-svg", NULL));
-  g_assert_true (viewer_test_wait (has_file_chooser, NULL, 10000));
-  dialog = find_file_chooser ();
+  g_assert_true (viewer_test_wait (window_test_has_file_chooser, NULL, 10000));
+  dialog = window_test_find_file_chooser ();
   {
     g_autofree char *name = gtk_file_chooser_get_current_name (GTK_FILE_CHOOSER (dialog));
 
     g_assert_cmpstr (name, ==, suggested);
   }
   {
-    g_autoptr(GFile) folder = g_file_new_for_path (dir);
+    g_autoptr(GFile) start = smprof_ui_settings_dup_export_folder ();
 
-    /* The chooser loads the folder before it takes it. */
-    g_assert_true (gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), folder, NULL));
-    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "selection.svg");
-    g_assert_true (viewer_test_wait (chooser_picks, dialog, 10000));
+    window_test_chooser_save_as (dialog, g_file_peek_path (start), dir, "selection.svg");
   }
   /* A picture's direction and width are choices in the dialog itself, which
    * opens on the defaults; pick an icicle 800 px wide in its drop-downs. */
@@ -391,12 +358,12 @@ test_export (void)
 
   /* The next picture's dialog opens on the last choices; others have none. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "job-page.export-png", NULL));
-  g_assert_true (viewer_test_wait (has_file_chooser, NULL, 10000));
+  g_assert_true (viewer_test_wait (window_test_has_file_chooser, NULL, 10000));
   g_assert_cmpstr (gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (page->export->export_dialog), "direction"), ==, "icicle");
   g_assert_cmpstr (gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (page->export->export_dialog), "width"), ==, "800");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "job-page.export-csv", NULL));
-  g_assert_true (viewer_test_wait (has_file_chooser, NULL, 10000));
-  g_assert_null (find_choice_drop_down (find_file_chooser (), "Width"));
+  g_assert_true (viewer_test_wait (window_test_has_file_chooser, NULL, 10000));
+  g_assert_null (find_choice_drop_down (window_test_find_file_chooser (), "Width"));
   gtk_native_dialog_hide (GTK_NATIVE_DIALOG (page->export->export_dialog));
   g_signal_emit_by_name (page->export->export_dialog, "response", GTK_RESPONSE_CANCEL);
   g_assert_null (page->export->export_dialog);
@@ -561,8 +528,8 @@ test_export_report (void)
 
   g_assert_true (probe_sensitive (page, "job-page.export-report"));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "job-page.export-report", NULL));
-  g_assert_true (viewer_test_wait (has_file_chooser, NULL, 10000));
-  dialog = find_file_chooser ();
+  g_assert_true (viewer_test_wait (window_test_has_file_chooser, NULL, 10000));
+  dialog = window_test_find_file_chooser ();
   {
     g_autofree char *name = gtk_file_chooser_get_current_name (GTK_FILE_CHOOSER (dialog));
 

@@ -45,66 +45,6 @@ open_job (SmprofJobPage **page)
   return window_test_open_job (registry, path, 1280, 800, page);
 }
 
-static GtkWidget *
-find_file_chooser (void)
-{
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
-
-      if (GTK_IS_FILE_CHOOSER_DIALOG (window) && gtk_widget_get_visible (GTK_WIDGET (window)))
-        return GTK_WIDGET (window);
-    }
-
-  return NULL;
-}
-
-static gboolean
-has_file_chooser (gpointer data)
-{
-  return find_file_chooser () != NULL;
-}
-
-typedef struct
-{
-  GtkWidget  *dialog;
-  const char *path;
-} Pick;
-
-/* The chooser loads the folder before it takes the name. */
-static gboolean
-chooser_picks (gpointer data)
-{
-  Pick *pick = data;
-  g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (pick->dialog));
-
-  return file != NULL && g_strcmp0 (g_file_peek_path (file), pick->path) == 0;
-}
-
-/* The chooser shows the folder asked for: it checks a folder on a worker
- * before it goes there, and a name given before then can be lost. */
-static gboolean
-chooser_in_folder (gpointer data)
-{
-  Pick *pick = data;
-  g_autoptr(GFile) folder = gtk_file_chooser_get_current_folder (GTK_FILE_CHOOSER (pick->dialog));
-
-  return folder != NULL && g_strcmp0 (g_file_peek_path (folder), pick->path) == 0;
-}
-
-/* What the chooser shows, when it did not pick what the test gave it */
-static char *
-describe_chooser (GtkWidget *dialog)
-{
-  g_autoptr(GFile) folder = gtk_file_chooser_get_current_folder (GTK_FILE_CHOOSER (dialog));
-  g_autofree char *name = gtk_file_chooser_get_current_name (GTK_FILE_CHOOSER (dialog));
-
-  return g_strdup_printf ("the chooser shows folder %s, name %s",
-                          folder != NULL ? g_file_peek_path (folder) : "(none)", name != NULL ? name : "(none)");
-}
-
 static gboolean
 file_exists (gpointer data)
 {
@@ -125,8 +65,8 @@ shown_folder (void)
 {
   GtkWidget *dialog;
 
-  g_assert_true (viewer_test_wait (has_file_chooser, NULL, 10000));
-  dialog = find_file_chooser ();
+  g_assert_true (viewer_test_wait (window_test_has_file_chooser, NULL, 10000));
+  dialog = window_test_find_file_chooser ();
   viewer_test_wait (has_folder, dialog, 5000);
 
   return gtk_file_chooser_get_current_folder (GTK_FILE_CHOOSER (dialog));
@@ -187,37 +127,16 @@ test_save_dialog_folder (void)
   assert_same_folder (shown, first);
 
   /* The user saves in another folder... */
-  dialog = find_file_chooser ();
+  dialog = window_test_find_file_chooser ();
   g_assert_true (gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), second, NULL));
   gtk_native_dialog_hide (GTK_NATIVE_DIALOG (page->export->export_dialog));
   g_signal_emit_by_name (page->export->export_dialog, "response", GTK_RESPONSE_CANCEL);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "job-page.export-csv", NULL));
-  g_assert_true (viewer_test_wait (has_file_chooser, NULL, 10000));
-  dialog = find_file_chooser ();
+  g_assert_true (viewer_test_wait (window_test_has_file_chooser, NULL, 10000));
+  dialog = window_test_find_file_chooser ();
   /* A cancelled dialog saves nothing: this one starts in the first folder
-   * too. The user goes elsewhere once it shows it; a folder given while the
-   * dialog was still loading its own could lose to it (GTK 4.8's chooser
-   * then fell back to the working folder, seen under AddressSanitizer). */
-  if (!viewer_test_wait (chooser_in_folder, &(Pick) { dialog, first_dir }, 10000))
-    {
-      g_autofree char *shows = describe_chooser (dialog);
-
-      g_error ("the chooser did not start in %s: %s", first_dir, shows);
-    }
-  g_assert_true (gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), second, NULL));
-  if (!viewer_test_wait (chooser_in_folder, &(Pick) { dialog, second_dir }, 10000))
-    {
-      g_autofree char *shows = describe_chooser (dialog);
-
-      g_error ("the chooser did not go to %s: %s", second_dir, shows);
-    }
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "functions.csv");
-  if (!viewer_test_wait (chooser_picks, &(Pick) { dialog, written }, 10000))
-    {
-      g_autofree char *shows = describe_chooser (dialog);
-
-      g_error ("the chooser did not pick %s: %s", written, shows);
-    }
+   * too, and the user goes elsewhere once it shows it. */
+  window_test_chooser_save_as (dialog, first_dir, second_dir, "functions.csv");
   gtk_native_dialog_hide (GTK_NATIVE_DIALOG (page->export->export_dialog));
   g_signal_emit_by_name (page->export->export_dialog, "response", GTK_RESPONSE_ACCEPT);
   g_assert_true (viewer_test_wait (file_exists, written, 30000));

@@ -28,4 +28,11 @@ SmvWindow *window_test_open_job       (SmvSourceRegistry  *registry,
 char      *window_test_real_job       (const char         *name);
 void       window_test_close          (SmvWindow          *window);
 
+GtkWidget *window_test_find_file_chooser (void);
+gboolean   window_test_has_file_chooser  (gpointer         unused);
+void       window_test_chooser_save_as   (GtkWidget       *dialog,
+                                          const char      *start_dir,
+                                          const char      *dir,
+                                          const char      *name);
+
 G_END_DECLS
