@@ -2,8 +2,9 @@
  * job: what a first and a second load read and write (the counts), the
  * parsed stats the same bit for bit as the stats files', damage that its
  * checksums cannot see (files sealed again after the change: an older or
- * newer version, ids past the keys, callers that overrun, other totals) a
- * miss, and trimming the folder to its limit, least recently used first
+ * newer version, ids past the keys, callers that overrun, bytes left over,
+ * other totals) a miss, and trimming the folder to its limit, least
+ * recently used first
  *
  * SPDX-FileCopyrightText: 2026 The smprof authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -172,7 +173,7 @@ test_first_and_second (Fixture       *fixture,
 /* Applies @change to every file of @prefix, seals it again (so its
  * checksums hold) and checks the next load misses @expected_misses at least
  * and answers as the stats files do. */
-typedef void (*Change) (guint8 *data, gsize size);
+typedef void (*Change) (GByteArray *contents);
 
 static void
 check_sealed_change (Fixture    *fixture,
@@ -190,13 +191,16 @@ check_sealed_change (Fixture    *fixture,
   g_assert_cmpuint (files->len, >, 0);
   for (guint i = 0; i < files->len; i++)
     {
-      g_autofree char *contents = NULL;
+      g_autoptr(GByteArray) contents = NULL;
+      char *data;
       gsize size;
 
-      g_assert_true (g_file_get_contents (g_ptr_array_index (files, i), &contents, &size, NULL));
-      change ((guint8 *) contents, size);
-      _smprof_index_seal ((guint8 *) contents, size);
-      g_assert_true (g_file_set_contents (g_ptr_array_index (files, i), contents, size, NULL));
+      g_assert_true (g_file_get_contents (g_ptr_array_index (files, i), &data, &size, NULL));
+      contents = g_byte_array_new_take ((guint8 *) data, size);
+      change (contents);
+      _smprof_index_seal (contents->data, contents->len);
+      g_assert_true (g_file_set_contents (g_ptr_array_index (files, i), (const char *) contents->data, contents->len,
+                                          NULL));
     }
 
   again = load (fixture, fixture->cache, &counts);
@@ -207,21 +211,19 @@ check_sealed_change (Fixture    *fixture,
 }
 
 static void
-older_version (guint8 *data,
-               gsize   size)
+older_version (GByteArray *contents)
 {
   guint32 version = SMPROF_INDEX_FILE_VERSION - 1;
 
-  memcpy (data + 8, &version, sizeof version);
+  memcpy (contents->data + 8, &version, sizeof version);
 }
 
 static void
-newer_version (guint8 *data,
-               gsize   size)
+newer_version (GByteArray *contents)
 {
   guint32 version = SMPROF_INDEX_FILE_VERSION + 1;
 
-  memcpy (data + 8, &version, sizeof version);
+  memcpy (contents->data + 8, &version, sizeof version);
 }
 
 /* The first interval of a node file, for changes to it. */
@@ -234,47 +236,159 @@ first_interval (guint8                 *data,
   return (SmprofIndexInterval *) (gpointer) (data + (*header)->intervals_offset);
 }
 
-static SmprofFuncStat *
-first_funcs (guint8 *data)
+typedef void (*ArraysChange) (SmprofPstats *stats,
+                              guint         n_keys);
+
+/* Reads the arrays of the first interval of the node file @contents back,
+ * has @change change them, and writes them again in their place, with
+ * @extra zero bytes after them (the data after them moved, the tables
+ * saying where): a file whose checksums, sealed again, hold, and whose
+ * first interval, read, fails with @expected. */
+static void
+change_first_arrays (GByteArray   *contents,
+                     ArraysChange  change,
+                     gsize         extra,
+                     const char   *expected)
 {
   SmprofIndexNodeHeader *header;
-  SmprofIndexInterval *interval = first_interval (data, &header);
+  SmprofIndexInterval *interval = first_interval (contents->data, &header);
+  SmprofPstats stats = { 0 };
+  SmprofPstats totals = { 0 };
+  SmprofIndexEntry entry = { 0 };
+  g_autofree guint8 *encoded = NULL;
+  g_autoptr(GByteArray) sealed = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  SmprofIndexFile *file;
+  guint64 start = header->data_offset + interval->data_offset;
+  guint64 old_length = interval->data_length;
+  gboolean bad = FALSE;
+  gsize length;
+  gssize delta;
 
   g_assert_cmpuint (interval->n_funcs, >, 1);
-  return (SmprofFuncStat *) (gpointer) (data + header->data_offset + interval->data_offset);
+  g_assert_cmpuint (interval->n_callers, >, 0);
+  stats.n_funcs = interval->n_funcs;
+  stats.n_callers = interval->n_callers;
+  stats.funcs = g_new0 (SmprofFuncStat, stats.n_funcs);
+  stats.callers = g_new0 (SmprofCallerStat, stats.n_callers);
+  g_assert_true (_smprof_index_arrays_decode (contents->data + start, old_length, header->n_keys, NULL,
+                                              stats.funcs, stats.n_funcs, stats.callers, stats.n_callers, &totals));
+
+  change (&stats, header->n_keys);
+
+  entry.funcs = stats.funcs;
+  entry.n_funcs = stats.n_funcs;
+  entry.callers = stats.callers;
+  entry.n_callers = stats.n_callers;
+  encoded = g_malloc0 ((gsize) stats.n_funcs * SMPROF_INDEX_FUNC_MAX_BYTES +
+                       (gsize) stats.n_callers * SMPROF_INDEX_CALLER_MAX_BYTES + extra);
+  length = _smprof_index_arrays_encode (encoded, &entry, header->n_keys, &bad) + extra;
+  g_free (stats.funcs);
+  g_free (stats.callers);
+
+  /* In place of the old arrays; then the tables say where everything is. */
+  delta = (gssize) length - (gssize) old_length;
+  g_byte_array_remove_range (contents, start, old_length);
+  {
+    g_autoptr(GByteArray) tail = g_byte_array_new ();
+
+    g_byte_array_append (tail, contents->data + start, contents->len - start);
+    g_byte_array_set_size (contents, start);
+    g_byte_array_append (contents, encoded, length);
+    g_byte_array_append (contents, tail->data, tail->len);
+  }
+  interval = first_interval (contents->data, &header);
+  interval->data_length = length;
+  for (guint i = 1; i < header->n_intervals; i++)
+    interval[i].data_offset += delta;
+  header->data_size += delta;
+  header->file_size += delta;
+
+  /* The interval fails for the reason the test is about. */
+  sealed = g_byte_array_new ();
+  g_byte_array_append (sealed, contents->data, contents->len);
+  _smprof_index_seal (sealed->data, sealed->len);
+  bytes = g_bytes_new (sealed->data, sealed->len);
+  file = _smprof_index_file_new (bytes, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_null (_smprof_index_file_read (file, 0, NULL, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+  g_assert_nonnull (strstr (error->message, expected));
+  _smprof_index_file_free (file);
 }
 
 static void
-id_past_the_keys (guint8 *data,
-                  gsize   size)
+func_past_the_keys (SmprofPstats *stats,
+                    guint         n_keys)
 {
-  SmprofIndexNodeHeader *header = (SmprofIndexNodeHeader *) (gpointer) data;
-
-  first_funcs (data)[1].func = header->n_keys;
+  stats->funcs[1].func = n_keys;
 }
 
 static void
-callers_overrun (guint8 *data,
-                 gsize   size)
+id_past_the_keys (GByteArray *contents)
 {
-  first_funcs (data)[0].n_callers += 1;
+  change_first_arrays (contents, func_past_the_keys, 0, "bad arrays");
 }
 
 static void
-other_total (guint8 *data,
-             gsize   size)
+caller_past_the_keys (SmprofPstats *stats,
+                      guint         n_keys)
+{
+  stats->callers[0].caller = n_keys;
+}
+
+static void
+caller_id_past_the_keys (GByteArray *contents)
+{
+  change_first_arrays (contents, caller_past_the_keys, 0, "bad arrays");
+}
+
+static void
+one_more_caller (SmprofPstats *stats,
+                 guint         n_keys)
+{
+  stats->funcs[0].n_callers += 1;
+}
+
+static void
+callers_overrun (GByteArray *contents)
+{
+  change_first_arrays (contents, one_more_caller, 0, "bad arrays");
+}
+
+static void
+unchanged (SmprofPstats *stats,
+           guint         n_keys)
+{
+}
+
+static void
+bytes_left_over (GByteArray *contents)
+{
+  change_first_arrays (contents, unchanged, 1, "bad arrays");
+}
+
+static void
+other_total (GByteArray *contents)
 {
   SmprofIndexNodeHeader *header;
 
-  first_interval (data, &header)->total_tt += 1e-9;
+  first_interval (contents->data, &header)->total_tt += 1e-9;
 }
 
 static void
-other_function_time (guint8 *data,
-                     gsize   size)
+more_time (SmprofPstats *stats,
+           guint         n_keys)
+{
+  stats->funcs[1].tt += 1.0;
+}
+
+static void
+other_function_time (GByteArray *contents)
 {
   /* tt changed but the interval's totals not: its sums no longer hold */
-  first_funcs (data)[1].tt += 1.0;
+  change_first_arrays (contents, more_time, 0, "bad totals");
 }
 
 static void
@@ -303,6 +417,20 @@ test_id_past_the_keys (Fixture       *fixture,
                        gconstpointer  data)
 {
   check_sealed_change (fixture, "node-", id_past_the_keys, 2);
+}
+
+static void
+test_caller_id_past_the_keys (Fixture       *fixture,
+                              gconstpointer  data)
+{
+  check_sealed_change (fixture, "node-", caller_id_past_the_keys, 2);
+}
+
+static void
+test_bytes_left_over (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  check_sealed_change (fixture, "node-", bytes_left_over, 2);
 }
 
 static void
@@ -403,8 +531,8 @@ test_trim_after_load (Fixture       *fixture,
                       gconstpointer  data)
 {
   g_autofree char *dir = g_build_filename (fixture->tmp, "tiny", NULL);
-  /* more than the job's files (1.3 MB), less than theirs and an old one's */
-  g_autoptr(SmprofIndexCache) cache = smprof_index_cache_new (dir, 1400000);
+  /* more than the job's files (0.19 MB), less than theirs and an old one's */
+  g_autoptr(SmprofIndexCache) cache = smprof_index_cache_new (dir, 250000);
   g_autoptr(SmprofIndexCache) later = NULL;
   g_autofree char *old_path = g_build_filename (dir, "node-old.smpi", NULL);
   SmprofJobIndexCounts counts;
@@ -413,7 +541,7 @@ test_trim_after_load (Fixture       *fixture,
   g_autofree char *second = NULL;
 
   g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
-  make_file (dir, "node-old.smpi", 1000000, time (NULL) - 1000);
+  make_file (dir, "node-old.smpi", 100000, time (NULL) - 1000);
 
   first = load (fixture, cache, &counts);
   g_assert_cmpstr (first, ==, reference);
@@ -421,7 +549,7 @@ test_trim_after_load (Fixture       *fixture,
   g_assert_false (g_file_test (old_path, G_FILE_TEST_EXISTS));
 
   /* Another process (a new cache object) reads what the first kept. */
-  later = smprof_index_cache_new (dir, 1400000);
+  later = smprof_index_cache_new (dir, 250000);
   second = load (fixture, later, &counts);
   g_assert_cmpstr (second, ==, reference);
   g_assert_cmpuint (counts.hits, ==, n_records (fixture));
@@ -484,7 +612,9 @@ main (int   argc,
   ADD ("/index-cache/sealed/newer-version", test_newer_version);
   ADD ("/index-cache/sealed/keys-older-version", test_keys_older_version);
   ADD ("/index-cache/sealed/id-past-the-keys", test_id_past_the_keys);
+  ADD ("/index-cache/sealed/caller-id-past-the-keys", test_caller_id_past_the_keys);
   ADD ("/index-cache/sealed/callers-overrun", test_callers_overrun);
+  ADD ("/index-cache/sealed/bytes-left-over", test_bytes_left_over);
   ADD ("/index-cache/sealed/other-total", test_other_total);
   ADD ("/index-cache/sealed/other-function-time", test_other_function_time);
   ADD ("/index-cache/trim", test_trim);

@@ -7,7 +7,7 @@
  * later ones are still being read, and drops what it read once summed: the
  * command line's `smprof stats` total. Its sum is the one of loading every
  * record first, byte for byte, damaged files included; without a parsed
- * index nothing stays loaded, with one everything does.
+ * index nothing stays loaded, with one what it did not hold does.
  */
 
 #include "config.h"
@@ -20,6 +20,18 @@
 #include "smprof-index-cache.h"
 #include "smprof-job-private.h"
 #include "smprof-local-source.h"
+#include "smprof-stats-slab.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+# define UNDER_ASAN 1
+#elif defined(__has_feature)
+# if __has_feature(address_sanitizer)
+#  define UNDER_ASAN 1
+# endif
+#endif
+#ifndef UNDER_ASAN
+# define UNDER_ASAN 0
+#endif
 
 typedef struct
 {
@@ -277,31 +289,150 @@ test_damaged_file (void)
   core_test_remove_tree (root);
 }
 
-/* With a parsed index, what was read stays loaded (the index stores it),
- * and a second job reads it all from there: the same sum each time. */
+/* The record of @records whose stats file is @path, relative to the job. */
+static guint
+record_at (GPtrArray  *records,
+           const char *path)
+{
+  for (guint i = 0; i < records->len; i++)
+    if (strcmp (((SmprofRecord *) g_ptr_array_index (records, i))->path, path) == 0)
+      return i;
+
+  g_assert_not_reached ();
+}
+
+/* With a parsed index, what was parsed stays loaded (the index stores it),
+ * and a second job reads it all from there, dropping each record once
+ * summed; a third, with one stats file changed since, reads that one from
+ * its file and keeps it, the records before it dropped, and writes the
+ * node's file again with the records it dropped read back from the old one;
+ * a fourth reads everything from the index again: the same sum each time.
+ * Of 60 nodes, so that the index is read in more than one batch. */
 static void
 test_with_index (void)
 {
-  g_autofree char *path = make_copied_job (3, -1);
+  g_autofree char *path = make_copied_job (60, -1);
   g_autofree char *dir = g_dir_make_tmp ("smprof-fold-cache-XXXXXX", NULL);
   g_autoptr(SmprofIndexCache) cache = smprof_index_cache_new (dir, 0);
   g_autofree char *want = load_then_sum (path);
+  g_autofree char *interval = copied_interval (2);
+  g_autofree char *changed = g_build_filename ("framework", "pytorch", "cprofile", "0-algo-1", interval,
+                                               "python_stats", NULL);
+
+  for (guint run = 0; run < 4; run++)
+    {
+      g_autoptr(SmprofJob) job = NULL;
+      GPtrArray *records;
+      g_autofree char *got = NULL;
+      guint n_folded, n_kept, n_loaded_after;
+      SmprofJobIndexCounts counts;
+
+      if (run == 2)
+        {
+          g_autofree char *interval_0 = copied_interval (0);
+          g_autofree char *from = g_build_filename (path, "framework", "pytorch", "cprofile", "1-algo-2", interval_0,
+                                                    "python_stats", NULL);
+          g_autofree char *to = g_build_filename (path, changed, NULL);
+
+          copy_file (from, to, -1);
+          g_free (want);
+          want = load_then_sum (path);
+        }
+
+      job = new_job (path, cache);
+      records = smprof_job_get_records (job, SMPROF_PROFILER_CPROFILE);
+      g_assert_cmpuint (records->len, ==, 60 * N_COPIED_INTERVALS);
+      got = fold (job, &n_folded, &n_kept, &n_loaded_after);
+      g_assert_cmpstr (got, ==, want);
+      g_assert_cmpuint (n_folded, ==, records->len);
+      _smprof_job_get_index_counts (job, &counts);
+
+      if (run == 0)
+        {
+          g_assert_cmpuint (counts.hits, ==, 0);
+          g_assert_cmpuint (n_kept, ==, records->len);
+          g_assert_cmpuint (n_loaded_after, ==, records->len - 1);
+        }
+      else if (run == 1 || run == 3)
+        {
+          g_assert_cmpuint (counts.hits, ==, records->len);
+          g_assert_cmpuint (n_kept, ==, 0);
+          g_assert_cmpuint (n_loaded_after, ==, 0);
+        }
+      else
+        {
+          guint at = record_at (records, changed);
+
+          g_assert_cmpuint (counts.hits, ==, records->len - 1);
+          g_assert_cmpuint (counts.misses, ==, 1);
+          g_assert_nonnull (((SmprofRecord *) g_ptr_array_index (records, at))->pstats);
+          for (guint i = 0; i < at; i++)
+            g_assert_null (((SmprofRecord *) g_ptr_array_index (records, i))->pstats);
+        }
+    }
+
+  core_test_remove_tree (dir);
+  core_test_remove_tree (path);
+}
+
+/* Read from the parsed index, records are folded and dropped a batch at a
+ * time, so the memory their arrays take is used again: of a job whose
+ * arrays fill many chunks, a few are mapped. */
+static void
+test_index_memory_reused (void)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *dir = NULL;
+  g_autoptr(SmprofIndexCache) cache = NULL;
+  g_autofree char *want = NULL;
+  guint64 bytes = 0;
+
+  if (UNDER_ASAN)
+    {
+      g_test_skip ("the slab maps nothing under AddressSanitizer");
+      return;
+    }
+
+  path = make_copied_job (400, -1);
+  dir = g_dir_make_tmp ("smprof-fold-cache-XXXXXX", NULL);
+  cache = smprof_index_cache_new (dir, 0);
+  want = load_then_sum (path);
 
   for (guint run = 0; run < 2; run++)
     {
       g_autoptr(SmprofJob) job = new_job (path, cache);
       GPtrArray *records = smprof_job_get_records (job, SMPROF_PROFILER_CPROFILE);
       g_autofree char *got = NULL;
-      guint n_folded, n_kept, n_loaded_after;
+      guint n_folded, n_kept, n_loaded_after, before, mapped;
       SmprofJobIndexCounts counts;
 
+      before = _smprof_stats_slab_get_n_mapped ();
       got = fold (job, &n_folded, &n_kept, &n_loaded_after);
+      mapped = _smprof_stats_slab_get_n_mapped () - before;
       g_assert_cmpstr (got, ==, want);
-      g_assert_cmpuint (n_folded, ==, records->len);
-      g_assert_cmpuint (n_kept, ==, records->len);
-      g_assert_cmpuint (n_loaded_after, ==, records->len - 1);
       _smprof_job_get_index_counts (job, &counts);
-      g_assert_cmpuint (counts.hits, ==, run == 0 ? 0 : records->len);
+
+      if (run == 0)
+        {
+          /* what the arrays take, all loaded */
+          for (guint i = 0; i < records->len; i++)
+            {
+              const SmprofPstats *stats = ((SmprofRecord *) g_ptr_array_index (records, i))->pstats;
+
+              bytes += (guint64) stats->n_funcs * sizeof (SmprofFuncStat) +
+                       (guint64) stats->n_callers * sizeof (SmprofCallerStat);
+            }
+          continue;
+        }
+
+      g_test_message ("%u chunks of 2 MiB mapped for %" G_GUINT64_FORMAT " bytes of arrays", mapped, bytes);
+      g_assert_cmpuint (counts.hits, ==, records->len);
+      g_assert_cmpuint (n_kept, ==, 0);
+      /* Many chunks' worth (kept all, 7 were mapped besides the 8 spares
+       * the first run left), of which a batch (2 chunks) is alive at a
+       * time. */
+      g_assert_cmpuint (bytes, >=, 12 * (2u << 20));
+      g_assert_cmpuint (mapped, <=, 4);
     }
 
   core_test_remove_tree (dir);
@@ -340,6 +471,7 @@ main (int   argc,
   g_test_add_func ("/job-fold/same-sum", test_same_sum);
   g_test_add_func ("/job-fold/damaged-file", test_damaged_file);
   g_test_add_func ("/job-fold/with-index", test_with_index);
+  g_test_add_func ("/job-fold/index-memory-reused", test_index_memory_reused);
   g_test_add_func ("/job-fold/cancelled", test_cancelled);
 
   return g_test_run ();

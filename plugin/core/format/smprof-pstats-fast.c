@@ -517,31 +517,6 @@ fast_callers (Fast           *fast,
   return TRUE;
 }
 
-/* Room for the arrays that stay loaded, both in one piece of slab memory
- * when there is some; %NULL for an empty one, as g_memdup2() gives. */
-static void
-pstats_take_arrays (SmprofPstats *self,
-                    guint         n_funcs,
-                    guint         n_callers)
-{
-  gsize funcs_size = (gsize) n_funcs * sizeof (SmprofFuncStat);
-  gsize size = funcs_size + (gsize) n_callers * sizeof (SmprofCallerStat);
-  SmprofStatsSlab *slab = NULL;
-  char *memory = size > 0 ? _smprof_stats_slab_alloc (size, &slab) : NULL;
-
-  if (memory != NULL)
-    {
-      self->slab = slab;
-      self->funcs = n_funcs > 0 ? (SmprofFuncStat *) (gpointer) memory : NULL;
-      self->callers = n_callers > 0 ? (SmprofCallerStat *) (gpointer) (memory + funcs_size) : NULL;
-    }
-  else
-    {
-      self->funcs = n_funcs > 0 ? g_new (SmprofFuncStat, n_funcs) : NULL;
-      self->callers = n_callers > 0 ? g_new (SmprofCallerStat, n_callers) : NULL;
-    }
-}
-
 static gboolean
 fast_stats (Fast         *fast,
             SmprofPstats *self)
@@ -618,7 +593,7 @@ fast_stats (Fast         *fast,
   self->n_funcs = fast->n_funcs;
   if (!repeated_keys)
     {
-      pstats_take_arrays (self, fast->n_funcs, fast->n_callers);
+      _smprof_stats_slab_take_arrays (self, fast->n_funcs, fast->n_callers);
       if (fast->n_funcs > 0)
         memcpy (self->funcs, scratch->funcs, fast->n_funcs * sizeof (SmprofFuncStat));
       if (fast->n_callers > 0)
@@ -632,7 +607,7 @@ fast_stats (Fast         *fast,
       for (guint i = 0; i < fast->n_funcs; i++)
         n += scratch->funcs[i].n_callers;
 
-      pstats_take_arrays (self, fast->n_funcs, n);
+      _smprof_stats_slab_take_arrays (self, fast->n_funcs, n);
       if (fast->n_funcs > 0)
         memcpy (self->funcs, scratch->funcs, fast->n_funcs * sizeof (SmprofFuncStat));
       n = 0;

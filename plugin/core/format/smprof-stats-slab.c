@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "smprof-pstats.h"
 #include "smprof-stats-slab.h"
 
 /* Loading a job keeps a few tens of kilobytes of arrays per interval, tens of
@@ -41,7 +42,6 @@ struct _SmprofStatsSlab
   int     refs;     /* atomic: one per allocation, one for the thread filling it */
   gsize   size;     /* mapped bytes, this header included */
   gsize   used;
-  GBytes *external; /* a slab over memory it did not map (_smprof_stats_slab_new_for_bytes()) */
 };
 
 #define HEADER_SIZE ((sizeof (SmprofStatsSlab) + ALIGNMENT - 1) & ~(gsize) (ALIGNMENT - 1))
@@ -111,43 +111,8 @@ _smprof_stats_slab_release (SmprofStatsSlab *slab)
   if (slab == NULL || !g_atomic_int_dec_and_test (&slab->refs))
     return;
 
-  if (slab->external != NULL)
-    {
-      g_bytes_unref (slab->external);
-      g_free (slab);
-    }
-  else if (!keep_spare (slab))
+  if (!keep_spare (slab))
     munmap (slab, slab->size);
-}
-
-/**
- * _smprof_stats_slab_new_for_bytes:
- * @bytes: memory that stats arrays point into (a mapped file of the parsed
- *   index, smprof-index-file.c)
- *
- * A slab over @bytes, for stats read in place: each #SmprofPstats whose
- * arrays lie in @bytes takes a reference with _smprof_stats_slab_ref(), and
- * @bytes goes when the last of them and the caller's reference are released.
- *
- * Returns: (transfer full): the slab, with one reference for the caller
- */
-SmprofStatsSlab *
-_smprof_stats_slab_new_for_bytes (GBytes *bytes)
-{
-  SmprofStatsSlab *slab = g_new0 (SmprofStatsSlab, 1);
-
-  slab->refs = 1;
-  slab->external = g_bytes_ref (bytes);
-  slab->size = g_bytes_get_size (bytes);
-
-  return slab;
-}
-
-SmprofStatsSlab *
-_smprof_stats_slab_ref (SmprofStatsSlab *slab)
-{
-  g_atomic_int_inc (&slab->refs);
-  return slab;
 }
 
 /* The thread is done filling @slab: its unused whole pages go back now. */
@@ -219,7 +184,6 @@ _smprof_stats_slab_alloc (gsize             size,
       slab->refs = 1;
       slab->size = n_bytes;
       slab->used = HEADER_SIZE;
-      slab->external = NULL;
       /* The previous chunk is released whole, not retired: its unused end
        * is a few pages at most, and a chunk with its end given back could
        * no longer be kept as a spare, so each chunk a long query filled
@@ -235,6 +199,40 @@ _smprof_stats_slab_alloc (gsize             size,
   *out_slab = slab;
 
   return memory;
+}
+
+/**
+ * _smprof_stats_slab_take_arrays:
+ * @stats: stats whose arrays are to be filled
+ * @n_funcs: how many functions
+ * @n_callers: how many caller edges
+ *
+ * Sets @stats' arrays to room for @n_funcs functions and @n_callers
+ * callers, both in one piece of slab memory when there is some (else each
+ * from malloc, as smprof_pstats_free() expects with no slab); %NULL for an
+ * empty one, as g_memdup2() gives. The caller fills them.
+ */
+void
+_smprof_stats_slab_take_arrays (SmprofPstats *stats,
+                                guint         n_funcs,
+                                guint         n_callers)
+{
+  gsize funcs_size = (gsize) n_funcs * sizeof (SmprofFuncStat);
+  gsize size = funcs_size + (gsize) n_callers * sizeof (SmprofCallerStat);
+  SmprofStatsSlab *slab = NULL;
+  char *memory = size > 0 ? _smprof_stats_slab_alloc (size, &slab) : NULL;
+
+  if (memory != NULL)
+    {
+      stats->slab = slab;
+      stats->funcs = n_funcs > 0 ? (SmprofFuncStat *) (gpointer) memory : NULL;
+      stats->callers = n_callers > 0 ? (SmprofCallerStat *) (gpointer) (memory + funcs_size) : NULL;
+    }
+  else
+    {
+      stats->funcs = n_funcs > 0 ? g_new (SmprofFuncStat, n_funcs) : NULL;
+      stats->callers = n_callers > 0 ? g_new (SmprofCallerStat, n_callers) : NULL;
+    }
 }
 
 /* How many chunks were mapped so far (spares taken again are not counted):

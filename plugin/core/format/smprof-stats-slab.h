@@ -6,7 +6,7 @@
 
 #pragma once
 
-#include <glib.h>
+#include "smprof-pstats.h"
 
 G_BEGIN_DECLS
 
@@ -15,9 +15,9 @@ typedef struct _SmprofStatsSlab SmprofStatsSlab;
 gpointer _smprof_stats_slab_alloc   (gsize             size,
                                      SmprofStatsSlab **out_slab);
 void     _smprof_stats_slab_release (SmprofStatsSlab  *slab);
-
-SmprofStatsSlab *_smprof_stats_slab_new_for_bytes (GBytes          *bytes);
-SmprofStatsSlab *_smprof_stats_slab_ref           (SmprofStatsSlab *slab);
+void     _smprof_stats_slab_take_arrays (SmprofPstats  *stats,
+                                         guint          n_funcs,
+                                         guint          n_callers);
 
 guint _smprof_stats_slab_get_n_mapped (void);
 

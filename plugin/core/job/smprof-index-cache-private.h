@@ -26,6 +26,21 @@ void      _smprof_index_cache_mark_used  (SmprofIndexCache  *self,
 typedef struct _SmprofJobIndex SmprofJobIndex;
 
 /**
+ * SmprofJobIndexFillFlags:
+ * @SMPROF_JOB_INDEX_FILL_DEFAULT: on as many threads as there are cores; the
+ *   records not filled count as misses
+ * @SMPROF_JOB_INDEX_FILL_ASKED_AGAIN: the records not filled are asked for
+ *   again before their stats files are read, and count as misses then
+ * @SMPROF_JOB_INDEX_FILL_THIS_THREAD: on the calling thread alone
+ */
+typedef enum
+{
+  SMPROF_JOB_INDEX_FILL_DEFAULT = 0,
+  SMPROF_JOB_INDEX_FILL_ASKED_AGAIN = 1 << 0,
+  SMPROF_JOB_INDEX_FILL_THIS_THREAD = 1 << 1,
+} SmprofJobIndexFillFlags;
+
+/**
  * SmprofJobIndexCounts:
  * @hits: intervals read from the cache
  * @misses: intervals the cache could have held but did not (or not
@@ -50,6 +65,7 @@ SmprofIndexCache *_smprof_job_index_get_cache (SmprofJobIndex      *self);
 void            _smprof_job_index_fill       (SmprofJobIndex       *self,
                                               SmprofFunctionKeys   *table,
                                               GPtrArray            *records,
+                                              SmprofJobIndexFillFlags flags,
                                               GCancellable         *cancellable);
 void            _smprof_job_index_read_ahead (SmprofJobIndex       *self,
                                               GHashTable           *node_folders);

@@ -14,11 +14,7 @@
 #include "smprof-index-file.h"
 #include "smprof-stats-slab.h"
 
-/* The arrays are used where they are mapped, as SmprofPstats holds them;
- * their layout is in the header, and the padding of SmprofFuncStat is
- * written as zeroes. */
-G_STATIC_ASSERT (sizeof (SmprofFuncStat) % 8 == 0);
-G_STATIC_ASSERT (sizeof (SmprofCallerStat) % 8 == 0);
+/* The tables are read where they are mapped. */
 G_STATIC_ASSERT (sizeof (SmprofIndexInterval) % 8 == 0);
 G_STATIC_ASSERT (sizeof (SmprofIndexNodeHeader) % 8 == 0);
 
@@ -30,7 +26,6 @@ struct _SmprofIndexFile
   const char                *strings;
   const SmprofIndexInterval *intervals;
   const guint8              *arrays;
-  SmprofStatsSlab           *slab;       /* over @bytes, for stats read in place */
 };
 
 static gboolean
@@ -136,8 +131,6 @@ _smprof_index_file_new (GBytes      *bytes,
       return NULL;
     }
 
-  self->slab = _smprof_stats_slab_new_for_bytes (bytes);
-
   return self;
 }
 
@@ -147,7 +140,6 @@ _smprof_index_file_free (SmprofIndexFile *self)
   if (self == NULL)
     return;
 
-  g_clear_pointer (&self->slab, _smprof_stats_slab_release);
   g_bytes_unref (self->bytes);
   g_free (self);
 }
@@ -229,91 +221,24 @@ _smprof_index_file_find (SmprofIndexFile *self,
   return FALSE;
 }
 
-static const SmprofFuncStat *
-interval_funcs (SmprofIndexFile           *self,
-                const SmprofIndexInterval *interval)
+/* Where an interval's arrays lie, when inside the data. */
+static const guint8 *
+interval_data (SmprofIndexFile           *self,
+               const SmprofIndexInterval *interval)
 {
-  return (const SmprofFuncStat *) (gconstpointer) (self->arrays + interval->data_offset);
+  if (interval->data_offset > self->header.data_size ||
+      interval->data_length > self->header.data_size - interval->data_offset)
+    return NULL;
+
+  return self->arrays + interval->data_offset;
 }
 
-static const SmprofCallerStat *
-interval_callers (SmprofIndexFile           *self,
-                  const SmprofIndexInterval *interval)
+static SmprofPstats *
+refuse (GError     **error,
+        const char  *what)
 {
-  return (const SmprofCallerStat *) (gconstpointer) (self->arrays + interval->data_offset +
-                                                     (gsize) interval->n_funcs * sizeof (SmprofFuncStat));
-}
-
-/**
- * _smprof_index_file_check:
- * @self: a node file
- * @index: one of its intervals
- * @error: a location for a #GError, or %NULL
- *
- * Checks an interval's arrays: where they lie, their checksum, and all they
- * say, as smprof_pstats_parse() would have left them: function and caller
- * ids of the keys the file uses, each function's callers right after the
- * previous one's, and the totals pstats sums from them in the same order.
- *
- * Returns: whether the interval may be used
- */
-gboolean
-_smprof_index_file_check (SmprofIndexFile  *self,
-                          guint             index,
-                          GError          **error)
-{
-  const SmprofIndexInterval *interval;
-  const SmprofFuncStat *funcs;
-  const SmprofCallerStat *callers;
-  guint64 length;
-  guint32 next_caller = 0;
-  gint64 total_calls = 0, prim_calls = 0;
-  double total_tt = 0;
-
-  g_return_val_if_fail (index < self->header.n_intervals, FALSE);
-
-  interval = &self->intervals[index];
-  length = (guint64) interval->n_funcs * sizeof (SmprofFuncStat) +
-           (guint64) interval->n_callers * sizeof (SmprofCallerStat);
-
-  if (interval->data_offset % 8 != 0 || interval->data_offset > self->header.data_size ||
-      length > self->header.data_size - interval->data_offset)
-    return invalid (error, "bad interval");
-
-  if (interval->checksum != _smprof_index_checksum (self->arrays + interval->data_offset, length, 0))
-    return invalid (error, "interval checksum mismatch");
-
-  funcs = interval_funcs (self, interval);
-  callers = interval_callers (self, interval);
-
-  for (guint i = 0; i < interval->n_funcs; i++)
-    {
-      const SmprofFuncStat *stat = &funcs[i];
-
-      if (stat->func >= self->header.n_keys || stat->first_caller != next_caller ||
-          stat->n_callers > interval->n_callers - next_caller)
-        return invalid (error, "bad function");
-      next_caller += stat->n_callers;
-
-      if (__builtin_add_overflow (total_calls, stat->nc, &total_calls) ||
-          __builtin_add_overflow (prim_calls, stat->cc, &prim_calls))
-        return invalid (error, "bad counts");
-      total_tt += stat->tt;
-    }
-
-  if (next_caller != interval->n_callers)
-    return invalid (error, "bad callers");
-
-  for (guint i = 0; i < interval->n_callers; i++)
-    if (callers[i].caller >= self->header.n_keys || (callers[i].legacy != FALSE && callers[i].legacy != TRUE))
-      return invalid (error, "bad caller");
-
-  /* Bit for bit: the sums come out the same in the same order. */
-  if (total_calls != interval->total_calls || prim_calls != interval->prim_calls ||
-      memcmp (&total_tt, &interval->total_tt, sizeof total_tt) != 0)
-    return invalid (error, "bad totals");
-
-  return TRUE;
+  invalid (error, what);
+  return NULL;
 }
 
 /**
@@ -324,9 +249,11 @@ _smprof_index_file_check (SmprofIndexFile  *self,
  *   they are the job's ids already
  * @error: a location for a #GError, or %NULL
  *
- * An interval's stats, checked (_smprof_index_file_check()): without
- * @remap, the arrays are used where they lie in the file, which stays
- * mapped as long as they do; with it, they are copied with the ids mapped.
+ * An interval's stats, read from its arrays and checked: where they lie,
+ * their checksum, and all they say, as smprof_pstats_parse() would have
+ * left them: function and caller ids of the keys the file uses, each
+ * function's callers right after the previous one's, and the totals pstats
+ * sums from them in the same order. With @remap, each id is mapped.
  *
  * Returns: (transfer full) (nullable): the stats, or %NULL if the interval
  *   fails its checks
@@ -338,71 +265,62 @@ _smprof_index_file_read (SmprofIndexFile  *self,
                          GError          **error)
 {
   const SmprofIndexInterval *interval;
-  SmprofPstats *stats;
+  const guint8 *data;
+  g_autoptr(SmprofPstats) stats = NULL;
+  SmprofPstats totals = { 0 };
 
-  if (!_smprof_index_file_check (self, index, error))
-    return NULL;
+  g_return_val_if_fail (index < self->header.n_intervals, NULL);
 
   interval = &self->intervals[index];
+  data = interval_data (self, interval);
+  if (data == NULL)
+    return refuse (error, "bad interval");
+
+  /* The arrays cannot be smaller than their entries' smallest forms. */
+  if (interval->data_length < (guint64) interval->n_funcs * 3 + (guint64) interval->n_callers * 2)
+    return refuse (error, "bad interval");
+
+  if (interval->checksum != _smprof_index_checksum (data, interval->data_length, 0))
+    return refuse (error, "interval checksum mismatch");
+
   stats = g_new0 (SmprofPstats, 1);
   stats->n_funcs = interval->n_funcs;
   stats->n_callers = interval->n_callers;
+  _smprof_stats_slab_take_arrays (stats, stats->n_funcs, stats->n_callers);
+
+  if (!_smprof_index_arrays_decode (data, interval->data_length, self->header.n_keys, remap,
+                                    stats->funcs, stats->n_funcs, stats->callers, stats->n_callers, &totals))
+    return refuse (error, "bad arrays");
+
+  /* Bit for bit: the sums come out the same in the same order. */
+  if (totals.total_calls != interval->total_calls || totals.prim_calls != interval->prim_calls ||
+      memcmp (&totals.total_tt, &interval->total_tt, sizeof totals.total_tt) != 0)
+    return refuse (error, "bad totals");
+
   stats->total_calls = interval->total_calls;
   stats->prim_calls = interval->prim_calls;
   stats->total_tt = interval->total_tt;
 
-  if (remap == NULL)
-    {
-      /* As the parsers leave them: NULL for an empty array. */
-      stats->funcs = interval->n_funcs > 0 ? (SmprofFuncStat *) interval_funcs (self, interval) : NULL;
-      stats->callers = interval->n_callers > 0 ? (SmprofCallerStat *) interval_callers (self, interval) : NULL;
-      stats->slab = _smprof_stats_slab_ref (self->slab);
-      return stats;
-    }
-
-  if (interval->n_funcs > 0)
-    {
-      stats->funcs = g_memdup2 (interval_funcs (self, interval), (gsize) interval->n_funcs * sizeof (SmprofFuncStat));
-      for (guint i = 0; i < interval->n_funcs; i++)
-        stats->funcs[i].func = remap[stats->funcs[i].func];
-    }
-  if (interval->n_callers > 0)
-    {
-      stats->callers = g_memdup2 (interval_callers (self, interval),
-                                  (gsize) interval->n_callers * sizeof (SmprofCallerStat));
-      for (guint i = 0; i < interval->n_callers; i++)
-        stats->callers[i].caller = remap[stats->callers[i].caller];
-    }
-
-  return stats;
+  return g_steal_pointer (&stats);
 }
 
 /**
- * _smprof_index_file_get_entry:
+ * _smprof_index_file_check:
  * @self: a node file
- * @index: one of its intervals, checked
- * @remap: (nullable): as for _smprof_index_file_read()
- * @entry: (out caller-allocates): the interval, to write into another file
+ * @index: one of its intervals
+ * @error: a location for a #GError, or %NULL
+ *
+ * Returns: whether the interval may be used: _smprof_index_file_read()
+ *   would give its stats
  */
-void
-_smprof_index_file_get_entry (SmprofIndexFile  *self,
-                              guint             index,
-                              const guint32    *remap,
-                              SmprofIndexEntry *entry)
+gboolean
+_smprof_index_file_check (SmprofIndexFile  *self,
+                          guint             index,
+                          GError          **error)
 {
-  const SmprofIndexInterval *interval = &self->intervals[index];
+  g_autoptr(SmprofPstats) stats = _smprof_index_file_read (self, index, NULL, error);
 
-  entry->interval = self->strings + interval->name_offset;
-  entry->size = interval->size;
-  entry->version = interval->version;
-  entry->funcs = interval_funcs (self, interval);
-  entry->n_funcs = interval->n_funcs;
-  entry->callers = interval_callers (self, interval);
-  entry->n_callers = interval->n_callers;
-  entry->total_calls = interval->total_calls;
-  entry->prim_calls = interval->prim_calls;
-  entry->total_tt = interval->total_tt;
-  entry->remap = remap;
+  return stats != NULL;
 }
 
 /* Writes sequentially through a buffer, keeping the checksum of what one
@@ -476,52 +394,26 @@ writer_append (Writer     *writer,
     memcpy (writer_reserve (writer, size), data, size);
 }
 
-/* One interval's arrays, with their ids mapped and SmprofFuncStat's padding
- * zeroed; returns their checksum, or sets *bad when an id is out of range. */
+/* One interval's arrays, compact, with their ids mapped; returns their
+ * checksum and sets *length, or sets *bad when an id is out of range. */
 static guint64
 write_arrays (Writer                 *writer,
               const SmprofIndexEntry *entry,
               guint                   n_keys,
+              guint64                *length,
               gboolean               *bad)
 {
-  gsize funcs_size = (gsize) entry->n_funcs * sizeof (SmprofFuncStat);
-  gsize callers_size = (gsize) entry->n_callers * sizeof (SmprofCallerStat);
-  guint8 *at = writer_reserve (writer, funcs_size + callers_size);
-  SmprofFuncStat *funcs = (SmprofFuncStat *) (gpointer) at;
-  SmprofCallerStat *callers = (SmprofCallerStat *) (gpointer) (at + funcs_size);
+  gsize most = (gsize) entry->n_funcs * SMPROF_INDEX_FUNC_MAX_BYTES +
+               (gsize) entry->n_callers * SMPROF_INDEX_CALLER_MAX_BYTES;
+  guint8 *at = writer_reserve (writer, most);
+  gsize used = _smprof_index_arrays_encode (at, entry, n_keys, bad);
 
-  memset (at, 0, funcs_size + callers_size);
+  /* What was reserved and not used is given back. */
+  writer->used -= most - used;
+  writer->written -= most - used;
+  *length = used;
 
-  for (guint i = 0; i < entry->n_funcs; i++)
-    {
-      const SmprofFuncStat *from = &entry->funcs[i];
-      SmprofFuncStat *to = &funcs[i];
-
-      to->func = entry->remap != NULL ? entry->remap[from->func] : from->func;
-      to->first_caller = from->first_caller;
-      to->n_callers = from->n_callers;
-      to->cc = from->cc;
-      to->nc = from->nc;
-      to->tt = from->tt;
-      to->ct = from->ct;
-      *bad |= to->func >= n_keys;
-    }
-
-  for (guint i = 0; i < entry->n_callers; i++)
-    {
-      const SmprofCallerStat *from = &entry->callers[i];
-      SmprofCallerStat *to = &callers[i];
-
-      to->caller = entry->remap != NULL ? entry->remap[from->caller] : from->caller;
-      to->legacy = from->legacy != FALSE;
-      to->nc = from->nc;
-      to->cc = from->cc;
-      to->tt = from->tt;
-      to->ct = from->ct;
-      *bad |= to->caller >= n_keys;
-    }
-
-  return _smprof_index_checksum (at, funcs_size + callers_size, 0);
+  return _smprof_index_checksum (at, used, 0);
 }
 
 static int
@@ -541,10 +433,11 @@ compare_entries (gconstpointer a,
  * @entries: (array length=n_entries): its intervals, sorted here by name;
  *   the same name must not come twice
  * @n_entries: how many
+ * @max_size: the most bytes the file may take; a larger one is not written
  * @error: a location for a #GError, or %NULL
  *
  * Writes a node file atomically: the arrays first, after the room the
- * tables take, then the tables with the arrays' checksums.
+ * tables take, then the tables with the arrays' places and checksums.
  *
  * Returns: whether it was written
  */
@@ -556,6 +449,7 @@ _smprof_index_file_write (const char        *path,
                           guint64            keys_chain,
                           SmprofIndexEntry  *entries,
                           guint              n_entries,
+                          guint64            max_size,
                           GError           **error)
 {
   g_autoptr(GByteArray) strings = g_byte_array_new ();
@@ -623,9 +517,15 @@ _smprof_index_file_write (const char        *path,
       intervals[i].total_calls = entry->total_calls;
       intervals[i].prim_calls = entry->prim_calls;
       intervals[i].total_tt = entry->total_tt;
-      intervals[i].checksum = write_arrays (&writer, entry, n_keys, &bad);
-      data_size += (guint64) entry->n_funcs * sizeof (SmprofFuncStat) +
-                   (guint64) entry->n_callers * sizeof (SmprofCallerStat);
+      intervals[i].checksum = write_arrays (&writer, entry, n_keys, &intervals[i].data_length, &bad);
+      data_size += intervals[i].data_length;
+
+      if (header.data_offset + data_size > max_size && !writer.failed)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE, "node file: more than %" G_GUINT64_FORMAT " bytes",
+                       max_size);
+          writer.failed = TRUE;
+        }
     }
   writer_flush (&writer);
 

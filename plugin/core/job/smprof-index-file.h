@@ -21,12 +21,12 @@ G_BEGIN_DECLS
  *     a "lineage" (random, made when a keys file is started afresh); for
  *     every n, a checksum of the first n keys (a chain) is worked out from
  *     them;
- *   a node file per node folder: its intervals' stats arrays exactly as
- *     SmprofPstats holds them in memory, so that they are used where they
- *     are mapped, with function ids that are positions in a keys file of
- *     its lineage. It names the lineage, how many keys it uses and the
- *     chain at that count, so a keys file written since by another process
- *     (which may have added other keys) is noticed.
+ *   a node file per node folder: its intervals' stats arrays in a compact
+ *     form (smprof-index-arrays.c) read back into SmprofPstats' arrays,
+ *     with function ids that are positions in a keys file of its lineage.
+ *     It names the lineage, how many keys it uses and the chain at that
+ *     count, so a keys file written since by another process (which may
+ *     have added other keys) is noticed.
  *
  * Both are native-endian (a cache is read by the machine that wrote it; the
  * byte order and the arrays' layout are in the header, and anything else is
@@ -36,7 +36,8 @@ G_BEGIN_DECLS
  * used. A file that fails a check is not used; an interval that fails is a
  * miss, read from its stats file. */
 
-#define SMPROF_INDEX_FILE_VERSION 1
+/* 2: each interval's arrays compact (1 held them as SmprofPstats does) */
+#define SMPROF_INDEX_FILE_VERSION 2
 
 #define SMPROF_INDEX_KEYS_MAGIC "SMPRFKEY"
 #define SMPROF_INDEX_NODE_MAGIC "SMPRFNOD"
@@ -96,7 +97,8 @@ typedef struct
   guint32 name_length;
   guint64 size;               /* the stats file's size and version when it was read */
   guint64 version;
-  guint64 data_offset;        /* SmprofFuncStat[n_funcs] then SmprofCallerStat[n_callers] */
+  guint64 data_offset;        /* its arrays (smprof-index-arrays.c), in the data */
+  guint64 data_length;        /* their size */
   guint32 n_funcs;
   guint32 n_callers;
   gint64  total_calls;
@@ -104,6 +106,10 @@ typedef struct
   double  total_tt;
   guint64 checksum;           /* of the arrays */
 } SmprofIndexInterval;
+
+/* smprof-index-arrays.c: the most bytes a function or a caller takes */
+#define SMPROF_INDEX_FUNC_MAX_BYTES   48
+#define SMPROF_INDEX_CALLER_MAX_BYTES 48
 
 guint64 _smprof_index_checksum      (const void *data,
                                      gsize       size,
@@ -189,10 +195,6 @@ SmprofPstats    *_smprof_index_file_read          (SmprofIndexFile   *self,
                                                    guint              index,
                                                    const guint32     *remap,
                                                    GError           **error);
-void             _smprof_index_file_get_entry     (SmprofIndexFile   *self,
-                                                   guint              index,
-                                                   const guint32     *remap,
-                                                   SmprofIndexEntry  *entry);
 gboolean         _smprof_index_file_write         (const char        *path,
                                                    const char        *identity,
                                                    const guint64     *lineage,
@@ -200,7 +202,21 @@ gboolean         _smprof_index_file_write         (const char        *path,
                                                    guint64            keys_chain,
                                                    SmprofIndexEntry  *entries,
                                                    guint              n_entries,
+                                                   guint64            max_size,
                                                    GError           **error);
+gsize            _smprof_index_arrays_encode      (guint8            *out,
+                                                   const SmprofIndexEntry *entry,
+                                                   guint              n_keys,
+                                                   gboolean          *bad);
+gboolean         _smprof_index_arrays_decode      (const guint8      *data,
+                                                   gsize              length,
+                                                   guint              n_keys,
+                                                   const guint32     *remap,
+                                                   SmprofFuncStat    *funcs,
+                                                   guint              n_funcs,
+                                                   SmprofCallerStat  *callers,
+                                                   guint              n_callers,
+                                                   SmprofPstats      *totals);
 gboolean         _smprof_index_write_bytes        (const char        *path,
                                                    GBytes            *bytes,
                                                    GError           **error);

@@ -411,8 +411,7 @@ _smprof_index_seal (guint8 *data,
 
             memcpy (&interval, at, sizeof interval);
             start = header.data_offset + interval.data_offset;
-            length = (guint64) interval.n_funcs * sizeof (SmprofFuncStat) +
-                     (guint64) interval.n_callers * sizeof (SmprofCallerStat);
+            length = interval.data_length;
             if (interval.data_offset > size || start > size || length > size - start)
               continue;
             interval.checksum = _smprof_index_checksum (data + start, length, 0);

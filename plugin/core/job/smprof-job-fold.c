@@ -90,6 +90,68 @@ await (SmprofJob    *self,
   g_mutex_unlock (&self->fold_lock);
 }
 
+/* How many records a fold reads from the parsed index at a time. */
+#define INDEX_BATCH 256
+
+/* Reads @records from the parsed index a batch at a time, calls @fold on
+ * each in turn and drops what it read from the index once folded, up to the
+ * first record that is neither settled nor in the index. Read whole, a
+ * node's arrays take tens of megabytes of new memory that the kernel clears
+ * page by page (as much CPU time as reading them); a batch at a time, the
+ * chunks the last batch freed are used again (smprof-stats-slab.c). On the
+ * calling thread alone: a thread of its own for each batch would give back
+ * the unused end of its chunk when it ends, so that the chunk could not be
+ * used again, and reading is as quick as summing. A record dropped is read
+ * from the index again if it is needed, as it is when the index is written
+ * again.
+ *
+ * Returns: how many of @records, from the first, were done */
+static guint
+fold_from_index (SmprofJob           *self,
+                 GPtrArray           *records,
+                 SmprofStatsFoldFunc  fold,
+                 gpointer             user_data,
+                 GCancellable        *cancellable)
+{
+  g_autoptr(GPtrArray) batch = g_ptr_array_sized_new (INDEX_BATCH);
+  gboolean read_now[INDEX_BATCH];
+  guint done = 0;
+
+  while (done < records->len && !g_cancellable_is_cancelled (cancellable))
+    {
+      guint start = done;
+      guint end = MIN (start + INDEX_BATCH, records->len);
+
+      g_ptr_array_set_size (batch, 0);
+      for (guint i = start; i < end; i++)
+        {
+          SmprofRecord *record = g_ptr_array_index (records, i);
+
+          read_now[i - start] = record->stats == NULL && !record->failed;
+          if (read_now[i - start])
+            g_ptr_array_add (batch, record);
+        }
+
+      /* A miss is read from its file after this returns, and counted then. */
+      _smprof_job_index_fill (self->index, self->function_keys, batch,
+                              SMPROF_JOB_INDEX_FILL_ASKED_AGAIN | SMPROF_JOB_INDEX_FILL_THIS_THREAD, cancellable);
+
+      for (; done < end; done++)
+        {
+          SmprofRecord *record = g_ptr_array_index (records, done);
+
+          if (!is_settled (record))
+            return done;
+          if (record->pstats != NULL || record->session != NULL)
+            fold (record, user_data);
+          if (read_now[done - start])
+            _smprof_record_drop_stats (record);
+        }
+    }
+
+  return done;
+}
+
 /**
  * smprof_job_fold_stats:
  * @self: a job
@@ -106,12 +168,12 @@ await (SmprofJob    *self,
  * before it are read: the caller's sum overlaps the reading of the records
  * after it. @fold runs on the calling thread.
  *
- * For a local job without a parsed index, the records are read by this call
- * alone, and the stats of those it read are dropped as soon as @fold
- * returns, so that only the records in flight are held: call it only when no
- * other thread reads or uses @records. Otherwise (an S3 job, or a parsed
- * index, which stores what was parsed) they stay read, as
- * smprof_job_load_stats() leaves them.
+ * The stats this call reads are dropped as soon as @fold returns, so that
+ * only the records in flight are held, when it can read them again: those
+ * of a local job without a parsed index, and those read from a parsed
+ * index. Call it only when no other thread reads or uses @records. Others
+ * (stats files of an S3 job, or of a job with a parsed index, which stores
+ * what was parsed) stay read, as smprof_job_load_stats() leaves them.
  *
  * Returns: %FALSE if cancelled, with @fold called on the records read
  *   before the first one that was not
@@ -125,6 +187,7 @@ smprof_job_fold_stats (SmprofJob            *self,
                        GError              **error)
 {
   FoldReader reader = { self, records, FALSE, cancellable, FALSE, FALSE, NULL };
+  g_autoptr(GPtrArray) rest = NULL;
   g_autofree gboolean *had_stats = NULL;
   guint n_records;
   GThread *thread;
@@ -135,6 +198,19 @@ smprof_job_fold_stats (SmprofJob            *self,
   g_return_val_if_fail (fold != NULL, FALSE);
 
   reader.drop = self->index == NULL && SMPROF_IS_LOCAL_SOURCE (self->source);
+
+  /* What the parsed index holds first; the rest as without it. */
+  if (self->index != NULL)
+    {
+      guint done = fold_from_index (self, records, fold, user_data, cancellable);
+
+      rest = g_ptr_array_new ();
+      for (guint i = done; i < records->len; i++)
+        g_ptr_array_add (rest, g_ptr_array_index (records, i));
+      records = rest;
+      reader.records = rest;
+    }
+
   n_records = records->len;
   had_stats = g_new0 (gboolean, MAX (n_records, 1));
   for (guint i = 0; i < n_records; i++)

@@ -363,6 +363,7 @@ typedef struct
   GPtrArray      *nodes;     /* NodeState of each record */
   GPtrArray      *to_open;   /* NodeState */
   GArray         *populate;  /* gboolean, for to_open */
+  gboolean        count_misses;
 } Fill;
 
 static void
@@ -401,7 +402,8 @@ fill_read (guint    index,
         }
     }
 
-  g_atomic_int_inc (&fill->self->misses);
+  if (fill->count_misses)
+    g_atomic_int_inc (&fill->self->misses);
 }
 
 /**
@@ -410,6 +412,7 @@ fill_read (guint    index,
  * @table: the job's function keys
  * @records: (element-type SmprofRecord): records about to be read, which
  *   the caller may fill
+ * @flags: how
  * @cancellable: (nullable): a #GCancellable
  *
  * Sets the stats of the records of @records that the cache holds for their
@@ -420,6 +423,7 @@ void
 _smprof_job_index_fill (SmprofJobIndex     *self,
                         SmprofFunctionKeys *table,
                         GPtrArray          *records,
+                        SmprofJobIndexFillFlags flags,
                         GCancellable       *cancellable)
 {
   g_autoptr(GPtrArray) wanted = g_ptr_array_new ();
@@ -429,7 +433,9 @@ _smprof_job_index_fill (SmprofJobIndex     *self,
   g_autoptr(GHashTable) counts = g_hash_table_new (NULL, NULL);
   g_autofree char *last_relative = NULL;
   NodeState *last = NULL;
-  Fill fill = { self, wanted, nodes, to_open, populate };
+  gboolean count_misses = !(flags & SMPROF_JOB_INDEX_FILL_ASKED_AGAIN);
+  guint n_threads = (flags & SMPROF_JOB_INDEX_FILL_THIS_THREAD) ? 1 : g_get_num_processors ();
+  Fill fill = { self, wanted, nodes, to_open, populate, count_misses };
 
   for (guint i = 0; i < records->len; i++)
     {
@@ -483,22 +489,24 @@ _smprof_job_index_fill (SmprofJobIndex     *self,
 
   /* Node files are opened under the lock: a load that needs one another is
    * opening waits for it. */
-  smprof_parallel_for ("smprof-index", to_open->len, g_get_num_processors (), fill_open, &fill, NULL);
+  smprof_parallel_for ("smprof-index", to_open->len, n_threads, fill_open, &fill, NULL);
 
   g_mutex_unlock (&self->lock);
 
   /* Opened node files do not change: read without the lock. */
-  smprof_parallel_for ("smprof-index", wanted->len, g_get_num_processors (), fill_read, &fill, cancellable);
+  smprof_parallel_for ("smprof-index", wanted->len, n_threads, fill_read, &fill, cancellable);
 
   /* G_MESSAGES_DEBUG=smprof shows it (on standard output, as GLib writes
    * debug messages): the tests and the benchmark check that a second open
-   * parses nothing. */
+   * parses nothing. Misses not counted here are asked for again, and
+   * reported, by the caller's next call. */
   {
     guint hits = 0;
 
     for (guint i = 0; i < wanted->len; i++)
       hits += ((SmprofRecord *) g_ptr_array_index (wanted, i))->stats != NULL;
-    g_debug ("parsed index: %u of %u cProfile intervals read from the cache", hits, wanted->len);
+    g_debug ("parsed index: %u of %u cProfile intervals read from the cache", hits,
+             count_misses ? wanted->len : hits);
   }
 }
 
@@ -558,7 +566,9 @@ store_node (SmprofJobIndex *self,
   /* Records other loads may be filling meanwhile: what is read of them is
    * held until written. */
   g_autoptr(GPtrArray) held = g_ptr_array_new_with_free_func ((GDestroyNotify) _smprof_record_stats_unref);
-  guint64 size = 0;
+
+  /* ... and what is carried over from the file on disk, read back. */
+  g_autoptr(GPtrArray) carried = g_ptr_array_new_with_free_func ((GDestroyNotify) smprof_pstats_free);
 
   for (guint i = 0; i < records->len; i++)
     {
@@ -571,34 +581,31 @@ store_node (SmprofJobIndex *self,
       if (box != NULL)
         g_ptr_array_add (held, box);
 
-      if (stats != NULL)
-        {
-          entry.funcs = stats->funcs;
-          entry.n_funcs = stats->n_funcs;
-          entry.callers = stats->callers;
-          entry.n_callers = stats->n_callers;
-          entry.total_calls = stats->total_calls;
-          entry.prim_calls = stats->prim_calls;
-          entry.total_tt = stats->total_tt;
-        }
-      else if (node->file != NULL && _smprof_index_file_find (node->file, record->interval, &at) &&
-               _smprof_index_file_get_interval (node->file, at)->size == record->size &&
-               _smprof_index_file_get_interval (node->file, at)->version == record->version &&
-               _smprof_index_file_check (node->file, at, NULL))
-        _smprof_index_file_get_entry (node->file, at, self->remap, &entry);
-      else
+      /* The file's ids are read as the job's. */
+      if (stats == NULL && node->file != NULL && _smprof_index_file_find (node->file, record->interval, &at) &&
+          _smprof_index_file_get_interval (node->file, at)->size == record->size &&
+          _smprof_index_file_get_interval (node->file, at)->version == record->version &&
+          (stats = _smprof_index_file_read (node->file, at, self->remap, NULL)) != NULL)
+        g_ptr_array_add (carried, (gpointer) stats);
+
+      if (stats == NULL)
         continue;
 
-      size += (guint64) entry.n_funcs * sizeof (SmprofFuncStat) + (guint64) entry.n_callers * sizeof (SmprofCallerStat);
+      entry.funcs = stats->funcs;
+      entry.n_funcs = stats->n_funcs;
+      entry.callers = stats->callers;
+      entry.n_callers = stats->n_callers;
+      entry.total_calls = stats->total_calls;
+      entry.prim_calls = stats->prim_calls;
+      entry.total_tt = stats->total_tt;
+
       g_array_append_val (entries, entry);
     }
 
   /* A node that alone would pass the limit is not kept. */
-  if (size > smprof_index_cache_get_max_size (self->cache))
-    return;
-
   if (_smprof_index_file_write (node->path, node->identity, self->lineage, n_keys, chain,
-                                (SmprofIndexEntry *) (gpointer) entries->data, entries->len, NULL))
+                                (SmprofIndexEntry *) (gpointer) entries->data, entries->len,
+                                smprof_index_cache_get_max_size (self->cache), NULL))
     {
       g_atomic_int_inc (&self->nodes_written);
       _smprof_index_cache_mark_used (self->cache, node->path, FALSE);

@@ -124,7 +124,7 @@ _smprof_job_read_claimed (SmprofJob     *self,
   /* What the parsed index holds is neither fetched nor read again. */
   if (self->index != NULL)
     {
-      _smprof_job_index_fill (self->index, self->function_keys, pending, cancellable);
+      _smprof_job_index_fill (self->index, self->function_keys, pending, SMPROF_JOB_INDEX_FILL_DEFAULT, cancellable);
       to_read = g_ptr_array_sized_new (pending->len);
       for (guint i = 0; i < pending->len; i++)
         if (((SmprofRecord *) g_ptr_array_index (pending, i))->stats == NULL)
