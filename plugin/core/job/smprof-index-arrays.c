@@ -14,9 +14,10 @@
 /* A node's arrays as SmprofPstats holds them were a node file of 55 MB on
  * the large benchmark corpus, mostly zeroes: most functions of an interval
  * run no time the timer sees, and are called a few times, always as
- * primitive calls. Read from the disk, those bytes cost more than the
- * listing of the node's stats files they are checked against. So each entry
- * is written as variable-length integers, with what is usual left out:
+ * primitive calls. Read from the disk, those bytes took as long as the
+ * listing of the node's stats files they are checked against, and slowed
+ * it, as the disk served both. So each entry is written as variable-length
+ * integers, with what is usual left out:
  *
  *   a function: its id; its number of callers shifted left by 3, or-ed with
  *     FUNC_* flags; its total calls (zigzag); its primitive calls (zigzag)
