@@ -22,17 +22,6 @@
 #include "smprof-local-source.h"
 #include "smprof-stats-slab.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-# define UNDER_ASAN 1
-#elif defined(__has_feature)
-# if __has_feature(address_sanitizer)
-#  define UNDER_ASAN 1
-# endif
-#endif
-#ifndef UNDER_ASAN
-# define UNDER_ASAN 0
-#endif
-
 typedef struct
 {
   SmprofCprofileProfile *profile;
@@ -387,7 +376,7 @@ test_index_memory_reused (void)
   g_autofree char *want = NULL;
   guint64 bytes = 0;
 
-  if (UNDER_ASAN)
+  if (!_smprof_stats_slab_is_used ())
     {
       g_test_skip ("the slab maps nothing under AddressSanitizer");
       return;

@@ -16,17 +16,6 @@
 
 #include "smprof-stats-slab.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-# define UNDER_ASAN 1
-#elif defined(__has_feature)
-# if __has_feature(address_sanitizer)
-#  define UNDER_ASAN 1
-# endif
-#endif
-#ifndef UNDER_ASAN
-# define UNDER_ASAN 0
-#endif
-
 /* Not a divisor of a chunk: each full chunk has a few unused pages left. */
 #define ARRAY_SIZE 40000
 #define N_ARRAYS   600   /* about 24 MB, a dozen chunks */
@@ -85,7 +74,7 @@ test_chunks_reused (void)
   guint before;
   guint mapped;
 
-  if (UNDER_ASAN)
+  if (!_smprof_stats_slab_is_used ())
     {
       /* Under AddressSanitizer arrays come from malloc, redzones and all. */
       g_test_skip ("the slab maps nothing under AddressSanitizer");
@@ -115,7 +104,7 @@ keep_all_thread (gpointer data)
       arrays[i].memory = _smprof_stats_slab_alloc (ARRAY_SIZE / 3 + i, &arrays[i].slab);
       if (arrays[i].memory == NULL)
         {
-          g_assert_true (UNDER_ASAN);
+          g_assert_false (_smprof_stats_slab_is_used ());
           arrays[i].memory = g_malloc (ARRAY_SIZE);
         }
       arrays[i].fill = (guint8) (i + 1);

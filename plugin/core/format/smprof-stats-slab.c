@@ -235,6 +235,15 @@ _smprof_stats_slab_take_arrays (SmprofPstats *stats,
     }
 }
 
+/* Whether stats arrays are carved out of chunks: not under
+ * AddressSanitizer, where they come from malloc. The tests of chunk reuse
+ * ask. */
+gboolean
+_smprof_stats_slab_is_used (void)
+{
+  return !SMPROF_UNDER_ASAN;
+}
+
 /* How many chunks were mapped so far (spares taken again are not counted):
  * the test of chunk reuse reads it. */
 guint

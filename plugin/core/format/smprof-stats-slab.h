@@ -19,6 +19,7 @@ void     _smprof_stats_slab_take_arrays (SmprofPstats  *stats,
                                          guint          n_funcs,
                                          guint          n_callers);
 
-guint _smprof_stats_slab_get_n_mapped (void);
+gboolean _smprof_stats_slab_is_used     (void);
+guint    _smprof_stats_slab_get_n_mapped (void);
 
 G_END_DECLS
