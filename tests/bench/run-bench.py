@@ -74,6 +74,9 @@ S3_TARGETS_S = {"timeline": 3.0, "answer": 2.0}
 VIEWER_CORPUS = ("job-256", ["--nodes", "256", "--steps", "200", "--seed", "7",
                              "--eval-every", "50", "--eval-steps", "5"])
 VIEWER_TARGETS_MS = {"stall": 50.0, "reaggregate": 20.0}
+# --viewer-open: how figure 8's page reads the job, as its rows name it
+VIEWER_OPENINGS = {"kept": "the user's parsed index", "first": "first opens (no parsed index)",
+                   "first-from-disk": "first opens, the job's files read from the disk"}
 PER_SIZE_FIGURES = ("cold", "queries", "interactive", "memory", "flame", "second-open")
 
 
@@ -109,6 +112,20 @@ def drop_page_cache():
         return True
     except OSError:
         return False
+
+
+def evict_from_page_cache(folder):
+    """Asks the kernel to drop the cached pages of every file under @folder
+    (posix_fadvise, no root needed), so that the next run reads them from the
+    disk while the programs and libraries that read them stay in memory, as
+    when a user opens a job not read since the machine started."""
+    for root, _, files in os.walk(folder):
+        for name in files:
+            fd = os.open(os.path.join(root, name), os.O_RDONLY)
+            try:
+                os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+            finally:
+                os.close(fd)
 
 
 def children_cpu():
@@ -559,10 +576,21 @@ class Bench:
             display = "Xvfb"
         else:
             display = "this session's display"
+        # The parsed index the page reads: the user's own (kept: after a first
+        # run, reopens), or none, in a cache folder emptied before each run.
+        opening = self.args.viewer_open
+        cache = os.path.join(self.args.scratch, "viewer-256-cache")
+        if opening != "kept":
+            env["XDG_CACHE_HOME"] = cache
         runs = []
         try:
             for i in range(self.args.repeat):
-                log(f"  bench-job-page run {i + 1} of {self.args.repeat} on {display} "
+                if opening != "kept":
+                    shutil.rmtree(cache, ignore_errors=True)
+                    os.makedirs(cache)
+                if opening == "first-from-disk":
+                    evict_from_page_cache(corpus)
+                log(f"  bench-job-page run {i + 1} of {self.args.repeat} on {display}, {opening} "
                     f"(load average {load_average():.2f})")
                 out = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
                 if out.returncode != 0:
@@ -572,7 +600,7 @@ class Bench:
             if weston is not None:
                 weston.close()
         self.raw["viewer-256/job-page"] = {"display": display, "runs": runs}
-        label = f"{label}, on {display}"
+        label = f"{label}, on {display}, {VIEWER_OPENINGS[opening]}"
         target = VIEWER_TARGETS_MS["stall"]
         loads = ", ".join(r["load_before"].split()[0] for r in runs)
         for key, name in (("worst_stall_open_ms", "opening the job"), ("worst_stall_settle_ms", "the 2 s after"),
@@ -646,6 +674,11 @@ def main():
                    help="where figure 8's window goes: xvfb (the default, as in CI), weston (a headless Wayland "
                         "compositor, as on a GNOME desktop; needs the weston package) or session (this "
                         "session's DISPLAY or WAYLAND_DISPLAY)")
+    p.add_argument("--viewer-open", choices=tuple(VIEWER_OPENINGS), default="kept",
+                   help="figure 8's opening: kept (the default: the parsed index this user's cache holds, so "
+                        "runs after the first are reopens), first (every run a first open: an empty cache) or "
+                        "first-from-disk (as first, with the job's files dropped from the page cache before "
+                        "each run; the viewer's own files stay in memory)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--wait-quiet", type=float, default=0, metavar="SECONDS",
                    help="first wait up to this long for the load average to drop below 1")
