@@ -115,7 +115,7 @@ def drop_page_cache():
 
 
 def evict_from_page_cache(folder):
-    """Asks the kernel to drop the cached pages of every file under @folder
+    """Asks the kernel to drop the cached pages of every file under folder
     (posix_fadvise, no root needed), so that the next run reads them from the
     disk while the programs and libraries that read them stay in memory, as
     when a user opens a job not read since the machine started."""
