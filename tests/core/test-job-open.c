@@ -1,7 +1,7 @@
 /* test-job-open.c: smprof_job_open(), first and as a live refresh opens a
  * job again: what it shares with the job before, what it reads again, what
- * it says changed, and a writer thread writing interval files in small
- * chunks while the job is opened again and again
+ * it says changed, what outlives it, and a writer thread writing interval
+ * files in small chunks while the job is opened again and again
  *
  * SPDX-FileCopyrightText: 2026 The smprof authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -160,6 +160,48 @@ test_first_open (Fixture       *fixture,
       g_assert_null (record->pstats);
       g_assert_cmpuint (record->size, >, 0);
       g_assert_cmpuint (record->version, !=, 0);
+    }
+}
+
+/* What a record says of itself, as one line. */
+static char *
+describe_record (SmprofRecord *record)
+{
+  return g_strdup_printf ("%s %s %s %s %" G_GINT64_FORMAT, record->framework, record->node_id, record->interval,
+                          record->path, record->pstats != NULL ? record->pstats->total_calls : -1);
+}
+
+/* The job's records, strings and stats, outlive it for whoever keeps their
+ * array (a page keeps the records it shows while a refresh replaces the
+ * job). */
+static void
+test_records_outlive_job (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  g_autoptr(SmprofJob) job = open_job (fixture->source, NULL, NULL);
+  g_autoptr(GPtrArray) kept = NULL;
+  g_autoptr(GPtrArray) described = g_ptr_array_new_with_free_func (g_free);
+
+  load_all (job);
+  kept = g_ptr_array_ref (cprofile (job));
+  for (guint i = 0; i < kept->len; i++)
+    g_ptr_array_add (described, describe_record (g_ptr_array_index (kept, i)));
+
+  g_assert_finalize_object (g_steal_pointer (&job));
+
+  g_assert_cmpuint (kept->len, ==, 82);
+  for (guint i = 0; i < kept->len; i++)
+    {
+      SmprofRecord *record = g_ptr_array_index (kept, i);
+      g_autofree char *now = describe_record (record);
+      g_autofree char *file = file_of (fixture, record);
+
+      g_assert_cmpstr (now, ==, g_ptr_array_index (described, i));
+      g_assert_nonnull (record->pstats);
+      g_assert_cmpint (record->pstats->total_calls, >, 0);
+      g_assert_true (g_file_test (file, G_FILE_TEST_IS_REGULAR));
+      g_assert_true (g_str_has_suffix (record->path, "/python_stats"));
+      g_assert_true (strstr (record->path, record->interval) != NULL);
     }
 }
 
@@ -420,6 +462,7 @@ main (int   argc,
 
 #define ADD(path, func) g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
   ADD ("/job-open/first", test_first_open);
+  ADD ("/job-open/records-outlive-job", test_records_outlive_job);
   ADD ("/job-open/unchanged-shares", test_unchanged_shares);
   ADD ("/job-open/half-written", test_half_written);
   ADD ("/job-open/changed-and-new", test_changed_and_new);

@@ -8,6 +8,7 @@
 
 #include "smprof-index-cache-private.h"
 #include "smprof-job.h"
+#include "smprof-record-store-private.h"
 
 G_BEGIN_DECLS
 
@@ -35,6 +36,7 @@ struct _SmprofJob
   SmprofSharedKeys   *shared_keys;
   SmprofFunctionKeys *function_keys;                  /* shared_keys->keys */
   GStringChunk       *names;                          /* node ids and frameworks */
+  SmprofRecordStore  *record_store;                   /* the records and their strings */
   GPtrArray          *records[SMPROF_N_PROFILERS];    /* SmprofRecord, record order */
   GPtrArray          *node_folders[SMPROF_N_PROFILERS]; /* node ids listed by name (in names), any order */
   GMutex              problems_lock;

@@ -84,18 +84,6 @@ _smprof_record_dup_stats (SmprofRecord *record)
 }
 
 static void
-record_free (gpointer data)
-{
-  SmprofRecord *record = data;
-
-  g_free (record->interval);
-  g_free (record->path);
-  if (record->stats != NULL)
-    _smprof_record_stats_unref (record->stats);
-  g_free (record);
-}
-
-static void
 shared_keys_clear (gpointer data)
 {
   g_clear_pointer (&((SmprofSharedKeys *) data)->keys, smprof_function_keys_free);
@@ -136,6 +124,7 @@ smprof_job_finalize (GObject *object)
   self->function_keys = NULL;
   g_clear_pointer (&self->shared_keys, shared_keys_release);
   g_clear_pointer (&self->names, g_string_chunk_free);
+  g_clear_pointer (&self->record_store, _smprof_record_store_unref);
   g_clear_object (&self->source);
   g_mutex_clear (&self->problems_lock);
   g_mutex_clear (&self->node_ids_lock);
@@ -169,9 +158,10 @@ smprof_job_init (SmprofJob *self)
   self->function_keys = self->shared_keys->keys;
   self->names = g_string_chunk_new (4096);
   self->problems = g_ptr_array_new_with_free_func ((GDestroyNotify) smprof_problem_free);
+  self->record_store = _smprof_record_store_new ();
   for (guint i = 0; i < SMPROF_N_PROFILERS; i++)
     {
-      self->records[i] = g_ptr_array_new_with_free_func (record_free);
+      self->records[i] = g_ptr_array_new_with_free_func (_smprof_record_release);
       self->node_folders[i] = g_ptr_array_new ();
     }
   self->timeline_paths = g_ptr_array_new_with_free_func (g_free);
@@ -237,7 +227,7 @@ typedef struct
   GHashTable   *malformed;      /* interval folders whose names did not parse (owned keys) */
   GString      *parts;          /* the entry's path, its '/' turned into NULs */
   GString      *interval_path;  /* the entry's interval folder */
-  const char   *framework;      /* the last record's, in self->names */
+  const char   *framework;      /* the last record's, in self->record_store */
   const char   *node_id;        /* likewise */
 } Indexer;
 
@@ -248,7 +238,7 @@ intern_name (SmprofJob   *self,
              const char  *name)
 {
   if (*last == NULL || strcmp (*last, name) != 0)
-    *last = g_string_chunk_insert_const (self->names, name);
+    *last = _smprof_record_store_intern (self->record_store, name);
 
   return *last;
 }
@@ -447,14 +437,15 @@ index_entry (Indexer            *indexer,
 
   mark_interval (interval, INTERVAL_OK);
 
-  record = g_new0 (SmprofRecord, 1);
+  record = _smprof_record_store_add (self->record_store);
   record->profiler = profiler;
   /* As in smdebug's local reader, the profiler comes from the file name; the
    * framework is the folder two levels above the node folder. */
   record->framework = intern_name (self, &indexer->framework, parts[1]);
   record->node_id = intern_name (self, &indexer->node_id, parts[3]);
   record->name = name;
-  record->interval = g_strdup (parts[4]);
+  record->interval = _smprof_record_store_add_string (self->record_store, parts[4]);
+  /* The listing made it: a copy would only add to the heap. */
   record->path = g_steal_pointer (&entry->path);
   record->size = entry->size;
   record->version = entry->version;

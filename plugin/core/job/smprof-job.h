@@ -29,11 +29,11 @@ G_BEGIN_DECLS
 typedef struct
 {
   SmprofProfiler      profiler;
-  const char         *framework;     /* owned by the job */
-  const char         *node_id;       /* owned by the job */
+  const char         *framework;     /* owned by the record */
+  const char         *node_id;       /* owned by the record */
   SmprofIntervalName  name;
-  char               *interval;      /* the interval folder name */
-  char               *path;          /* the stats file, relative to the job root */
+  char               *interval;      /* the interval folder name, owned by the record */
+  char               *path;          /* the stats file, relative to the job root, owned by the record */
   guint               order;         /* position in smdebug's record order */
 
   guint64             size;          /* the stats file's, as listed */
