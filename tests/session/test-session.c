@@ -980,6 +980,70 @@ test_released_off_thread (void)
   g_assert_true (g_atomic_pointer_get (&finalized_on) != g_thread_self ());
 }
 
+/* Holds the release thread (smprof-release.c) until opened. */
+typedef struct
+{
+  GMutex   lock;
+  GCond    cond;
+  gboolean open;
+} Gate;
+
+static void
+wait_at_gate (gpointer data)
+{
+  Gate *gate = data;
+
+  g_mutex_lock (&gate->lock);
+  while (!gate->open)
+    g_cond_wait (&gate->cond, &gate->lock);
+  g_mutex_unlock (&gate->lock);
+}
+
+static void
+open_gate (Gate *gate)
+{
+  g_mutex_lock (&gate->lock);
+  gate->open = TRUE;
+  g_cond_broadcast (&gate->cond);
+  g_mutex_unlock (&gate->lock);
+}
+
+/* A refresh that finds nothing new lets go of the job it listed off the
+ * main thread: on a 256-node job, freeing it there froze the window for
+ * 25-30 ms at every refresh. With the release thread held, the listed job
+ * is still alive once the refresh has answered (it holds the source, as
+ * every job of it does), and it goes when the thread goes on. */
+static void
+test_unchanged_refresh_released_off_thread (void)
+{
+  g_autoptr(SmprofSession) session = session_on ("pt-cprofile");
+  g_autoptr(SmprofProfile) profile = wait_answer (session);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  SmprofSource *source = smprof_job_get_source (smprof_session_get_job (session));
+  Gate gate = { 0 };
+  guint refs_before;
+
+  g_mutex_init (&gate.lock);
+  g_cond_init (&gate.cond);
+  smprof_release_wait ();
+  refs_before = g_atomic_int_get (&G_OBJECT (source)->ref_count);
+  smprof_release_in_background (&gate, wait_at_gate);
+
+  smprof_session_refresh_async (session, NULL, store_result, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (smprof_session_refresh_finish (session, result, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_atomic_int_get (&G_OBJECT (source)->ref_count), ==, refs_before + 1);
+
+  open_gate (&gate);
+  smprof_release_wait ();
+  g_assert_cmpuint (g_atomic_int_get (&G_OBJECT (source)->ref_count), ==, refs_before);
+  g_mutex_clear (&gate.lock);
+  g_cond_clear (&gate.cond);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -994,6 +1058,7 @@ main (int   argc,
   g_test_add_func ("/session/compare", test_compare);
   g_test_add_func ("/session/compare-outlier", test_compare_outlier);
   g_test_add_func ("/session/refresh", test_refresh);
+  g_test_add_func ("/session/unchanged-refresh-released-off-thread", test_unchanged_refresh_released_off_thread);
   g_test_add_func ("/session/natural-order", test_natural_order);
   g_test_add_func ("/session/transforms", test_transforms);
   g_test_add_func ("/session/released-off-thread", test_released_off_thread);
