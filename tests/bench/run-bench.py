@@ -102,6 +102,14 @@ def wait_until_quiet(limit, timeout):
 DROP_CACHES = "/proc/sys/vm/drop_caches"
 
 
+def can_drop_page_cache():
+    """Whether drop_page_cache() would work here, without dropping anything:
+    finding out by dropping it emptied the whole page cache at the start of
+    every invocation, so that the first run of every figure read GTK, its
+    icon loaders and the fonts from the disk too."""
+    return os.access(DROP_CACHES, os.W_OK)
+
+
 def drop_page_cache():
     """Empties the kernel's page cache (root only), so the next run reads from
     disk; returns False where the machine does not allow it."""
@@ -697,8 +705,8 @@ def main():
 
     args.build_dir = os.path.abspath(args.build_dir)
     if args.drop_caches is None:
-        args.drop_caches = drop_page_cache()
-    elif args.drop_caches and not drop_page_cache():
+        args.drop_caches = can_drop_page_cache()
+    elif args.drop_caches and not can_drop_page_cache():
         p.error(f"--drop-caches: cannot write {DROP_CACHES} (it needs root)")
     os.makedirs(args.scratch, exist_ok=True)
     out = args.out or os.path.join(args.scratch, "bench-results.md")
