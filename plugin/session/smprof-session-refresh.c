@@ -28,7 +28,7 @@ reopened_free (gpointer data)
 
   /* A job listed and not swapped in (nothing changed) is as big as the one
    * shown: freeing it on the main thread froze a 256-node job's window for
-   * 25-30 ms at every refresh. */
+   * 20-45 ms at every refresh. */
   smprof_release_in_background (g_steal_pointer (&reopened->job), g_object_unref);
   g_free (reopened);
 }

@@ -1010,7 +1010,7 @@ open_gate (Gate *gate)
 
 /* A refresh that finds nothing new lets go of the job it listed off the
  * main thread: on a 256-node job, freeing it there froze the window for
- * 25-30 ms at every refresh. With the release thread held, the listed job
+ * 20-45 ms at every refresh. With the release thread held, the listed job
  * is still alive once the refresh has answered (it holds the source, as
  * every job of it does), and it goes when the thread goes on. */
 static void

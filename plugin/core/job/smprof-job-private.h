@@ -35,7 +35,7 @@ struct _SmprofJob
   SmprofSource       *source;
   SmprofSharedKeys   *shared_keys;
   SmprofFunctionKeys *function_keys;                  /* shared_keys->keys */
-  GStringChunk       *names;                          /* node ids and frameworks */
+  GStringChunk       *names;                          /* node ids of node folders and timelines */
   SmprofRecordStore  *record_store;                   /* the records and their strings */
   GPtrArray          *records[SMPROF_N_PROFILERS];    /* SmprofRecord, record order */
   GPtrArray          *node_folders[SMPROF_N_PROFILERS]; /* node ids listed by name (in names), any order */

@@ -14,7 +14,7 @@
  * each with its own strings, grew it a page at a time, one mprotect() each
  * (about 5,500 on opening a 256-node job, as many again on each refresh).
  * Each takes the process's memory map lock for writing, which the main
- * thread then waits for when it touches a new page. Records are made in
+ * thread may then wait for when it touches a new page. Records are made in
  * blocks, and their interval names and node ids in large chunks, instead;
  * their paths are the listing's own, taken over (a copy would only grow
  * the heap more).
@@ -28,7 +28,7 @@
 struct _SmprofRecordStore
 {
   gint          ref_count;
-  GPtrArray    *blocks;     /* SmprofRecord[RECORDS_PER_BLOCK] */
+  GPtrArray    *blocks;     /* StoredRecord[RECORDS_PER_BLOCK] */
   guint         n_used;     /* records handed out of the last block */
   GStringChunk *strings;
 };
